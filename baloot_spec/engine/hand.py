@@ -1,0 +1,315 @@
+"""One hand, from the deal to the score, driven entirely by the compiled rules.
+
+The machine is generic: phases of calls (whose turn, which actions, the rules that narrow them,
+the effects of a call, the end condition), a completion of the deal, trick play (lead, follow,
+the winner leads) and scoring steps. Which phases exist, in which order, and every condition in
+them come from rules/*.yaml. As in python-chess, checking an event (`check`) is separate from
+applying a trusted one, and `legal()` lists what the player to act may do.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from ..cards import CardError
+from ..errors import BalootError, IllegalAction
+from ..expr.builtins import Rec
+from .deal import Deal, DealError
+from .state import Action, Play, State, Trick
+
+OUT_OF_TURN = "turn.out-of-turn"
+WRONG_ACTION = "phase.wrong-action"
+NOT_IN_HAND = "{action}.not-in-hand"
+OVER = "over"
+
+
+class RuleRuntimeError(BalootError):
+    """A rule expression failed while running (a bug in the rules, not in the input)."""
+
+    def __init__(self, rule_id: str, error: Exception):
+        self.rule_id = rule_id
+        super().__init__(f"rule {rule_id} failed while running: {type(error).__name__}: {error}")
+
+
+class Hand:
+    """A hand being played under one compiled variant."""
+
+    def __init__(self, rules, dealer: str, deal: dict, match_scores: dict | None = None):
+        if not rules.table.is_seat(dealer):
+            raise DealError(f"unknown dealer {dealer!r} (seats: {' '.join(rules.table.seats)})", "dealer")
+        self.rules = rules
+        teams = list(rules.table.teams)
+        scores = {team: 0 for team in teams}
+        if match_scores is not None:
+            if not isinstance(match_scores, dict) or set(match_scores) != set(teams) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in match_scores.values()):
+                raise DealError(f"match_scores must give a whole number of points for {' and '.join(teams)}", "match_scores")
+            scores.update(match_scores)
+        self.deal = Deal(rules, dealer, deal)
+        self.state = S = State(rules, dealer, scores)
+        S.public = self.deal.public
+        for seat, cards in self.deal.initial.items():
+            S.initial[seat] = list(cards)
+            S.hands[seat] = list(cards)
+        self.events: list[dict] = []
+        self.facts = None
+        self.score = None
+        self._enter(rules.first_phase)
+
+    # ---- questions --------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    def is_over(self) -> bool:
+        return self.state.phase == OVER
+
+    def turn(self):
+        """The seat to act, or None when the hand is over."""
+        S = self.state
+        phase = self.rules.phases.get(S.phase)
+        if phase is None:
+            return None
+        if phase.kind == "calls":
+            return self._run("turn of " + phase.id, phase.turn, S)
+        if phase.kind == "tricks":
+            if not S.trick:
+                return S.leader
+            return self.rules.table.after(S.trick[-1].seat)
+        return None
+
+    def legal(self) -> list[dict]:
+        """The legal actions of the player to act, as events without the seat."""
+        seat = self.turn()
+        if seat is None:
+            return []
+        S = self.state
+        S.actor = seat
+        phase = self.rules.phases[S.phase]
+        kept, _ = self._narrow(phase, self._candidates(phase), None)
+        return [self._as_event(phase, a) for a in kept]
+
+    def check(self, event: dict):
+        """The IllegalAction that refuses `event`, or None if it is legal (nothing is applied)."""
+        try:
+            self._judge(event)
+        except IllegalAction as refusal:
+            return refusal
+        return None
+
+    # ---- applying ---------------------------------------------------------------------------
+    def apply(self, event: dict) -> None:
+        """Check and apply one event; IllegalAction (nothing applied) if the rules refuse it."""
+        phase, action = self._judge(event)
+        S = self.state
+        S.actor = event["seat"]
+        if phase.kind == "tricks":
+            S.hands[S.actor] = [c for c in S.hands[S.actor] if c is not action.card]
+            play = Play(S.actor, action.card, **{k: getattr(action, k) for k in phase.annotations})
+            S.trick.append(play)
+            S.played.add(action.card)
+            self._effects(phase.on_action, action)
+            if len(S.trick) == len(self.rules.table.seats):
+                winner = self._run("winner of " + phase.id, phase.winner, S)
+                S.tricks.append(Trick(S.trick[0].seat, S.trick, winner))
+                S.trick = []
+                S.leader = winner
+                if not any(S.hands.values()):
+                    self._leave(phase)
+        else:
+            self._effects(phase.on_action, action)
+            self._settle()
+        self.events.append(dict(event))
+
+    # ---- machinery --------------------------------------------------------------------------
+    def _judge(self, event: dict):
+        S = self.state
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise IllegalAction(WRONG_ACTION, "an event is an object with a 'type'")
+        if self.is_over():
+            raise IllegalAction(WRONG_ACTION, f"the hand is over; no {event['type']} is possible")
+        phase = self.rules.phases[S.phase]
+        allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
+        if event["type"] not in allowed:
+            raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
+        seat = self.turn()
+        if event.get("seat") != seat:
+            raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')!r}'s")
+        S.actor = seat
+        target = self._action_of(phase, event)
+        kept, excluded_by = self._narrow(phase, self._candidates(phase, target), target)
+        if excluded_by is not None:
+            raise IllegalAction(excluded_by.id, self._explain(excluded_by, target), _source_text(excluded_by.source))
+        for rule in phase.checks:
+            if self._run(rule.id, rule.when, S, target) and not self._run(rule.id, rule.test, S, target):
+                raise IllegalAction(rule.id, self._explain(rule, target), _source_text(rule.source))
+        return phase, target
+
+    def _action_of(self, phase, event) -> Action:
+        S = self.state
+        if phase.kind == "tricks":
+            try:
+                card = self.rules.deck.parse(event.get("card"))
+            except CardError as exc:
+                raise IllegalAction(WRONG_ACTION, str(exc)) from None
+            if card not in S.hands[S.actor]:
+                raise IllegalAction(NOT_IN_HAND.format(action=phase.action), f"{S.actor} does not hold {card}")
+            fields = {"card": card}
+            for name, default in phase.annotations.items():
+                value = event.get(name, default)
+                if isinstance(default, bool) and not isinstance(value, bool):
+                    raise IllegalAction(WRONG_ACTION, f"'{name}' is true or false, not {value!r}")
+                if isinstance(default, list) and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                    raise IllegalAction(WRONG_ACTION, f"'{name}' is a list of names, not {value!r}")
+                fields[name] = list(value) if isinstance(value, list) else value
+            return Action(phase.action, **fields)
+        params = phase.actions[event["type"]]
+        fields = {}
+        for name, domain in params.items():
+            default = domain[0] if isinstance(domain[0], bool) else None
+            value = event.get(name, default)
+            if value not in domain or (isinstance(value, bool) != isinstance(domain[0], bool)):
+                raise IllegalAction(WRONG_ACTION, f"{name} must be one of {', '.join(map(_show, domain))}, not {value!r}")
+            fields[name] = value
+        return Action(event["type"], **fields)
+
+    def _candidates(self, phase, target: Action | None = None) -> list:
+        S = self.state
+        if phase.kind == "tricks":
+            out = []
+            for card in S.hands[S.actor]:
+                if target is not None and target.card is card:
+                    out.append(target)
+                else:
+                    out.append(Action(phase.action, card=card, **{k: (list(v) if isinstance(v, list) else v)
+                                                                 for k, v in phase.annotations.items()}))
+            return out
+        out = []
+        target_key = target.key() if target is not None else None
+        for action, params in phase.actions.items():
+            names = list(params)
+            for combo in product(*params.values()):
+                candidate = Action(action, **dict(zip(names, combo)))
+                out.append(target if target_key is not None and candidate.key() == target_key else candidate)
+        return out
+
+    def _narrow(self, phase, candidates: list, target):
+        """Apply the phase's filter rules in order; return (kept, rule that excluded target)."""
+        S = self.state
+        current = candidates
+        for rule in phase.filters:
+            if not self._run(rule.id, rule.when, S):
+                continue
+            keep = [a for a in current if self._run(rule.id, rule.test, S, a)]
+            if rule.if_possible and not keep:
+                continue
+            if target is not None and any(a is target for a in current) and not any(a is target for a in keep):
+                return keep, rule
+            current = keep
+        return current, None
+
+    def _effects(self, effects, action) -> None:
+        S = self.state
+        for effect in effects:
+            if self._run(effect.id, effect.when, S, action):
+                values = self._run(effect.id, effect.values, S, action)
+                for name, value in zip(effect.names, values):
+                    setattr(S, name, value)
+
+    def _enter(self, name: str) -> None:
+        S = self.state
+        S.actor = None
+        if name == OVER:
+            S.phase = OVER
+            return
+        phase = self.rules.phases.get(name)
+        if phase is None:
+            raise RuleRuntimeError("phases", KeyError(f"no phase named {name!r}"))
+        S.phase = name
+        self._effects(phase.on_enter, None)
+        if phase.kind == "calls":
+            self._settle()
+        elif phase.kind == "deal_rest":
+            taker = self._run("taker of " + phase.id, phase.taker, S)
+            for seat, cards in self.deal.complete(taker).items():
+                S.hands[seat] = S.hands[seat] + cards
+            for seat in S.all_seats:
+                S.dealt[seat] = list(S.hands[seat])
+            self._leave(phase)
+        elif phase.kind == "tricks":
+            S.leader = self._run("leader of " + phase.id, phase.leader, S)
+        elif phase.kind == "score":
+            self.facts = Rec()
+            for fact_name, step_id, fn in self.rules.facts:
+                self.facts[fact_name] = self._run(step_id, fn, S)
+            self.score = score_facts(self.rules, self.facts)
+            self._leave(phase)
+
+    def _settle(self) -> None:
+        S = self.state
+        phase = self.rules.phases[S.phase]
+        if phase.kind == "calls" and self._run("end of " + phase.id, phase.end, S):
+            self._leave(phase)
+
+    def _leave(self, phase) -> None:
+        S = self.state
+        S.actor = None
+        self._effects(phase.on_exit, None)
+        self._enter(self._run("next of " + phase.id, phase.next, S))
+
+    def _explain(self, rule, action) -> str:
+        try:
+            return rule.explain(self.state, action)
+        except Exception as exc:  # an explanation must never hide the refusal itself
+            return f"{rule.id} (explanation failed: {exc})"
+
+    @staticmethod
+    def _run(rule_id, fn, *args):
+        try:
+            return fn(*args)
+        except BalootError:
+            raise
+        except Exception as exc:
+            raise RuleRuntimeError(rule_id, exc) from exc
+
+    def _as_event(self, phase, action: Action) -> dict:
+        if phase.kind == "tricks":
+            return {"type": action.type, "card": action.card.text}
+        out = {"type": action.type}
+        out.update({name: getattr(action, name) for name in phase.actions[action.type]})
+        return out
+
+    # ---- results ----------------------------------------------------------------------------
+    def result(self) -> dict | None:
+        """The hand result once over: thrown_in, next_dealer, and the scoring steps."""
+        if not self.is_over():
+            return None
+        out = {"thrown_in": self.score is None,
+               "next_dealer": self._run("next dealer", self.rules.functions["next_dealer"], self.state)}
+        if self.score is not None:
+            out.update(self.score)
+        return out
+
+
+def score_facts(rules, facts: dict) -> Rec:
+    """Run the scoring steps over a hand's facts; every step's value, by name."""
+    values = Rec(facts)
+    for name, step_id, fn in rules.scoring:
+        values[name] = Hand._run(step_id, fn, values)
+    return values
+
+
+def _source_text(source) -> str | None:
+    if source is None:
+        return None
+    if isinstance(source, list):
+        return "; ".join(map(str, source))
+    return str(source)
+
+
+def _show(value) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)

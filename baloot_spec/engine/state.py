@@ -1,0 +1,81 @@
+"""The state of one hand as rule expressions see it.
+
+Generic fields only: seats, hands, the trick being played, finished tricks, the phase, who is
+acting. Everything Baloot-specific (the contract, the standing bid, the doubling level, the
+projects...) is a state variable declared in rules/*.yaml and set by the rules' effects.
+"""
+
+from __future__ import annotations
+
+from ..expr.builtins import Rec
+
+
+class Play:
+    """One card put into a trick, with the announcements made with it."""
+
+    def __init__(self, seat: str, card, **annotations):
+        self.seat = seat
+        self.card = card
+        self.__dict__.update(annotations)
+
+    def __repr__(self) -> str:
+        return f"{self.seat}:{self.card}"
+
+
+class Trick:
+    """A finished trick: who led, the plays in order, who won it."""
+
+    __slots__ = ("leader", "plays", "winner", "cards")
+
+    def __init__(self, leader: str, plays: list, winner: str):
+        self.leader = leader
+        self.plays = plays
+        self.winner = winner
+        self.cards = [p.card for p in plays]
+
+    def __repr__(self) -> str:
+        return f"Trick({self.leader}: {' '.join(str(p.card) for p in self.plays)} -> {self.winner})"
+
+
+class Action:
+    """A candidate or actual action, as rule expressions see it (`call`, `card`, `ekka`...)."""
+
+    def __init__(self, type_: str, **fields):
+        self.type = type_
+        self.__dict__.update(fields)
+
+    def key(self) -> tuple:
+        return (self.type,) + tuple(sorted((k, _hashable(v)) for k, v in self.__dict__.items() if k != "type"))
+
+
+def _hashable(value):
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+class State:
+    """Attributes are what rule expressions read as names (`hand`, `trick`, `bid`, ...)."""
+
+    def __init__(self, rules, dealer: str, match_scores: dict):
+        self.dealer = dealer
+        self.actor = None
+        self.phase = None
+        self.public = None
+        self.hands = {seat: [] for seat in rules.table.seats}
+        self.initial = {seat: [] for seat in rules.table.seats}
+        self.dealt = {seat: [] for seat in rules.table.seats}
+        self.trick = []
+        self.tricks = []
+        self.played = set()
+        self.match_scores = Rec(match_scores)
+        self.all_cards = list(rules.deck.cards)
+        self.all_seats = list(rules.table.seats)
+        self.suits = list(rules.deck.suits)
+        self.leader = None
+        for name, value in rules.fresh_state_vars().items():
+            setattr(self, name, value)
+
+    @property
+    def hand(self):
+        return self.hands.get(self.actor, []) if self.actor else []

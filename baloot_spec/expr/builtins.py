@@ -1,0 +1,157 @@
+"""The fixed, documented registry of builtin functions that rule expressions may call.
+
+Builtins are generic: list and arithmetic helpers, seat geometry read from the table the rules
+declare, and one combinatorial helper (`best_split`). None of them knows a Baloot rule; rules
+combine them. `BUILTIN_DOCS` is what `baloot rules builtins` prints.
+"""
+
+from __future__ import annotations
+
+
+class Rec(dict):
+    """A record value built by a rule expression (`{name: ..., cards: ...}`) or by `map(...)`."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _round_to(x: int, step: int, half: str) -> int:
+    """x rounded to a multiple of step; an exact half goes 'down' or 'up'."""
+    low = (x // step) * step
+    rest = x - low
+    if rest * 2 < step:
+        return low
+    if rest * 2 > step:
+        return low + step
+    return low + step if half == "up" else low
+
+
+def _windows(xs, n):
+    xs = list(xs)
+    return [xs[i:i + n] for i in range(len(xs) - n + 1)] if n > 0 else []
+
+
+def _flatten(xss):
+    return [x for xs in xss for x in xs]
+
+
+def _unique(xs):
+    seen, out = set(), []
+    for x in xs:
+        key = id(x) if isinstance(x, (dict, list)) else x
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _index(xs, x):
+    try:
+        return list(xs).index(x)
+    except ValueError:
+        return -1
+
+
+def _runs(cards, order, min_len):
+    """Maximal runs of cards of one suit that are consecutive in `order` (strongest first)."""
+    position = {rank: i for i, rank in enumerate(order)}
+    by_suit: dict = {}
+    for card in cards:
+        if card.rank in position:
+            by_suit.setdefault(card.suit, []).append(card)
+    runs = []
+    for suit in sorted(by_suit):
+        ordered = sorted(by_suit[suit], key=lambda c: position[c.rank])
+        run = [ordered[0]]
+        for card in ordered[1:]:
+            if position[card.rank] == position[run[-1].rank] + 1:
+                run.append(card)
+            else:
+                if len(run) >= min_len:
+                    runs.append(run)
+                run = [card]
+        if len(run) >= min_len:
+            runs.append(run)
+    return runs
+
+
+def _best_split(groups):
+    """Disjoint groups (no shared item in `.cards`) with the greatest total `.value`; among
+    equal totals, the greatest list of `.key`s (sorted, highest first); then the fewest groups."""
+    groups = list(groups)
+    best = {"score": (0, [], 0), "chosen": []}
+
+    def search(i, used, chosen):
+        if i == len(groups):
+            score = (sum(g["value"] for g in chosen), sorted((g["key"] for g in chosen), reverse=True), -len(chosen))
+            if score > best["score"]:
+                best["score"], best["chosen"] = score, list(chosen)
+            return
+        group = groups[i]
+        cards = set(group["cards"])
+        if not cards & used:
+            chosen.append(group)
+            search(i + 1, used | cards, chosen)
+            chosen.pop()
+        search(i + 1, used, chosen)
+
+    search(0, frozenset(), [])
+    return sorted(best["chosen"], key=lambda g: (-g["value"], -g["key"]))
+
+
+def _text(x) -> str:
+    if isinstance(x, (list, tuple)):
+        return "[" + ", ".join(_text(v) for v in x) + "]"
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{k}: {_text(v)}" for k, v in x.items()) + "}"
+    if x is None:
+        return "none"
+    if x is True:
+        return "true"
+    if x is False:
+        return "false"
+    return str(x)
+
+
+# name -> (function or factory marker, min args, max args, doc)
+BUILTIN_DOCS: dict[str, tuple[int, int, str]] = {
+    "len": (1, 1, "len(xs): the number of items of a list or mapping"),
+    "abs": (1, 1, "abs(x): the absolute value"),
+    "index": (2, 2, "index(xs, x): the position of x in xs, from 0 (-1 when absent)"),
+    "round_to": (3, 3, "round_to(x, step, half): x rounded to a multiple of step; an exact half goes 'down' or 'up'"),
+    "windows": (2, 2, "windows(xs, n): every run of n consecutive items of xs"),
+    "flatten": (1, 1, "flatten(xss): the items of a list of lists, in order"),
+    "unique": (1, 1, "unique(xs): xs without repeats, first occurrence kept"),
+    "runs": (3, 3, "runs(cards, order, n): maximal runs, of n cards or more, of one suit, consecutive in the rank order given"),
+    "best_split": (1, 1, "best_split(groups): disjoint groups (records with cards, value, key) of greatest total value"),
+    "text": (1, 1, "text(x): x as text, for explanations"),
+    "seat_after": (2, 2, "seat_after(seat, n): the seat n turns after seat, in the table's turn order"),
+    "distance": (2, 2, "distance(a, b): how many turns after a comes b (0 for the same seat)"),
+}
+
+
+def make_builtins(table) -> dict[str, object]:
+    """The builtins bound to one table (seat order), as the compiled rules' globals."""
+    return {
+        "b_len": len,
+        "b_abs": abs,
+        "b_index": _index,
+        "b_round_to": _round_to,
+        "b_windows": _windows,
+        "b_flatten": _flatten,
+        "b_unique": _unique,
+        "b_runs": _runs,
+        "b_best_split": _best_split,
+        "b_text": _text,
+        "b_seat_after": table.after,
+        "b_distance": table.distance,
+    }
+
+
+def builtin_arity() -> dict[str, tuple[int, int]]:
+    return {name: (low, high) for name, (low, high, _doc) in BUILTIN_DOCS.items()}

@@ -1,0 +1,247 @@
+"""Compile checked rule expressions into Python source, and that source into callables, once.
+
+The compiler walks the Lark tree and emits Python expression text from a closed set of
+constructs; every name is resolved here (a rule can only reach state fields, action fields,
+functions declared in rules/, documented builtins, knobs and constants), so an unknown name is a
+load error, and rule text itself is never handed to eval or exec. Knob values are folded in as
+literals: a compiled variant is specialised to its settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import lark
+
+from .parser import ExprSource, ExprSyntaxError, locate_in_yaml, parse_expression
+
+AGGREGATES = {"any", "all", "sum", "count", "max", "min", "first", "map"}
+
+
+@dataclass
+class Scope:
+    """The names an expression may use, and what each compiles to."""
+
+    state: frozenset = frozenset()        # fields of the state view  -> S.name
+    action: frozenset = frozenset()       # fields of the action being judged -> A.name
+    functions: dict = field(default_factory=dict)   # rule-defined function -> number of parameters
+    builtins: dict = field(default_factory=dict)    # builtin name -> (min args, max args)
+    params: dict = field(default_factory=dict)      # knob -> value (folded in as a literal)
+    consts: frozenset = frozenset()       # constant tables -> k_name
+    attributes: frozenset = frozenset()   # every attribute name a value may have
+    locals: frozenset = frozenset()       # function parameters -> v_name
+
+
+class CompileError(Exception):
+    """A name or shape problem at a node of the expression tree."""
+
+    def __init__(self, message: str, line: int, column: int, length: int = 1):
+        super().__init__(message)
+        self.message, self.line, self.column, self.length = message, line, column, length
+
+
+def _pos(node) -> tuple[int, int, int]:
+    if isinstance(node, lark.Token):
+        return node.line or 1, node.column or 1, len(str(node))
+    meta = getattr(node, "meta", None)
+    if meta is not None and not meta.empty:
+        length = (meta.end_column - meta.column) if meta.end_line == meta.line else 1
+        return meta.line, meta.column, max(length, 1)
+    return 1, 1, 1
+
+
+class _Emitter:
+    """Turns one checked tree into Python expression text."""
+
+    def __init__(self, scope: Scope):
+        self.scope = scope
+        self.names_used: set[str] = set()
+
+    def emit(self, node, bound: frozenset) -> str:
+        kind = node.data if isinstance(node, lark.Tree) else None
+        method = getattr(self, f"_{kind}", None)
+        if method is None:  # a parenthesised expression is inlined by the grammar
+            raise CompileError(f"unsupported construct {kind!r}", *_pos(node))
+        return method(node, bound)
+
+    # literals -----------------------------------------------------------------------------
+    def _number(self, node, bound):
+        return str(int(node.children[0]))
+
+    def _string(self, node, bound):
+        return repr(str(node.children[0])[1:-1])
+
+    def _true(self, node, bound):
+        return "True"
+
+    def _false(self, node, bound):
+        return "False"
+
+    def _none(self, node, bound):
+        return "None"
+
+    def _list_(self, node, bound):
+        args = node.children[0]
+        items = [] if args is None else [self.emit(c, bound) for c in args.children]
+        return "[" + ", ".join(items) + "]"
+
+    def _record(self, node, bound):
+        parts = []
+        for fld in node.children:
+            if fld is None:
+                continue
+            key, value = fld.children
+            if str(key) not in self.scope.attributes:
+                raise CompileError(f"record field {str(key)!r} is not a declared attribute", *_pos(key))
+            parts.append(f"{key}={self.emit(value, bound)}")
+        return "_R(" + ", ".join(parts) + ")"
+
+    # names --------------------------------------------------------------------------------
+    def _name(self, node, bound):
+        token = node.children[0]
+        name = str(token)
+        if name in bound:
+            return f"v_{name}"
+        if name in self.scope.locals:
+            return f"v_{name}"
+        if name in self.scope.action:
+            return f"A.{name}"
+        if name in self.scope.state:
+            return f"S.{name}"
+        if name in self.scope.functions:
+            if self.scope.functions[name] != 0:
+                raise CompileError(f"function {name!r} takes {self.scope.functions[name]} argument(s); call it as {name}(...)", *_pos(token))
+            self.names_used.add(name)
+            return f"f_{name}(S)"
+        if name in ("param", "const"):
+            raise CompileError(f"{name!r} is a namespace: write {name}.<name>", *_pos(token))
+        raise CompileError(f"unknown name {name!r}", *_pos(token))
+
+    def _attr(self, node, bound):
+        target, attr = node.children
+        attr_name = str(attr)
+        if isinstance(target, lark.Tree) and target.data == "name" and str(target.children[0]) not in bound:
+            space = str(target.children[0])
+            if space == "param":
+                if attr_name not in self.scope.params:
+                    raise CompileError(f"unknown knob 'param.{attr_name}' (declare it in rules/params.yaml)", *_pos(attr))
+                return repr(self.scope.params[attr_name])
+            if space == "const":
+                if attr_name not in self.scope.consts:
+                    raise CompileError(f"unknown constant 'const.{attr_name}'", *_pos(attr))
+                return f"k_{attr_name}"
+        if attr_name not in self.scope.attributes:
+            raise CompileError(f"unknown attribute {attr_name!r}", *_pos(attr))
+        return f"{self.emit(target, bound)}.{attr_name}"
+
+    def _index(self, node, bound):
+        target, key = node.children
+        return f"{self.emit(target, bound)}[{self.emit(key, bound)}]"
+
+    def _call(self, node, bound):
+        name_token, args = node.children
+        name = str(name_token)
+        argv = [] if args is None else [self.emit(c, bound) for c in args.children]
+        if name in self.scope.functions:
+            want = self.scope.functions[name]
+            if want != len(argv):
+                raise CompileError(f"function {name!r} takes {want} argument(s), given {len(argv)}", *_pos(name_token))
+            self.names_used.add(name)
+            return f"f_{name}(S" + "".join(", " + a for a in argv) + ")"
+        if name in self.scope.builtins:
+            low, high = self.scope.builtins[name]
+            if not low <= len(argv) <= high:
+                want = str(low) if low == high else f"{low} to {high}"
+                raise CompileError(f"builtin {name!r} takes {want} argument(s), given {len(argv)}", *_pos(name_token))
+            return f"b_{name}(" + ", ".join(argv) + ")"
+        if name in AGGREGATES:
+            raise CompileError(f"{name!r} is an aggregate: write {name}(<expr> for <x> in <list>)", *_pos(name_token))
+        raise CompileError(f"unknown function {name!r}", *_pos(name_token))
+
+    def _comprehension_parts(self, node, bound, offset):
+        elem, var, iterable, cond = node.children[offset:offset + 4]
+        var_name = str(var)
+        if var_name in self.scope.state or var_name in self.scope.functions or var_name in ("param", "const"):
+            raise CompileError(f"loop variable {var_name!r} hides a rule name; choose another", *_pos(var))
+        inner = bound | {var_name}
+        it = self.emit(iterable, bound)
+        el = self.emit(elem, inner)
+        cond_text = self.emit(cond, inner) if cond is not None else None
+        return el, f"v_{var_name}", it, cond_text
+
+    def _aggregate(self, node, bound):
+        name_token = node.children[0]
+        name = str(name_token)
+        if name not in AGGREGATES:
+            raise CompileError(f"unknown aggregate {name!r} (one of: {', '.join(sorted(AGGREGATES))})", *_pos(name_token))
+        el, var, it, cond = self._comprehension_parts(node, bound, 1)
+        loop = f" for {var} in {it}"
+        filt = f" if {cond}" if cond else ""
+        if name == "count":
+            test = f"({cond}) and ({el})" if cond else f"({el})"
+            return f"sum(1{loop} if {test})"
+        if name in ("max", "min"):
+            return f"{name}(({el}{loop}{filt}), default=None)"
+        if name == "first":
+            return f"next(({el}{loop}{filt}), None)"
+        if name == "map":
+            return f"_R({{{var}: {el}{loop}{filt}}})"
+        return f"{name}({el}{loop}{filt})"
+
+    def _listcomp(self, node, bound):
+        el, var, it, cond = self._comprehension_parts(node, bound, 0)
+        filt = f" if {cond}" if cond else ""
+        return f"[{el} for {var} in {it}{filt}]"
+
+    # operators ----------------------------------------------------------------------------
+    def _ifexp(self, node, bound):
+        then, cond, other = node.children
+        return f"({self.emit(then, bound)} if {self.emit(cond, bound)} else {self.emit(other, bound)})"
+
+    def _or_(self, node, bound):
+        return f"({self.emit(node.children[0], bound)} or {self.emit(node.children[1], bound)})"
+
+    def _and_(self, node, bound):
+        return f"({self.emit(node.children[0], bound)} and {self.emit(node.children[1], bound)})"
+
+    def _not_(self, node, bound):
+        return f"(not {self.emit(node.children[0], bound)})"
+
+    def _compare(self, node, bound):
+        left, op, right = node.children
+        return f"({self.emit(left, bound)} {op} {self.emit(right, bound)})"
+
+    def _in_(self, node, bound):
+        return f"({self.emit(node.children[0], bound)} in {self.emit(node.children[1], bound)})"
+
+    def _not_in(self, node, bound):
+        return f"({self.emit(node.children[0], bound)} not in {self.emit(node.children[1], bound)})"
+
+    def _binop(self, node, bound):
+        left, op, right = node.children
+        return f"({self.emit(left, bound)} {op} {self.emit(right, bound)})"
+
+    def _neg(self, node, bound):
+        return f"(-{self.emit(node.children[0], bound)})"
+
+
+def to_python(text: str, scope: Scope, where: ExprSource | None = None, rule_id: str | None = None) -> str:
+    """Check one expression against `scope` and return equivalent Python expression text.
+
+    Raises RulesError located in the YAML file (file:line:col, rule id, caret)."""
+    where = where or ExprSource()
+    text = str(text)
+    try:
+        tree = parse_expression(text)
+        return _Emitter(scope).emit(tree, frozenset())
+    except ExprSyntaxError as exc:
+        raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, "syntax error: " + exc.message, rule_id) from None
+    except CompileError as exc:
+        raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, exc.message, rule_id) from None
+
+
+def names_called(text: str, scope: Scope) -> set[str]:
+    """The rule-defined functions an expression calls (for dependency order)."""
+    emitter = _Emitter(scope)
+    emitter.emit(parse_expression(str(text)), frozenset())
+    return emitter.names_used

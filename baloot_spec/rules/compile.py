@@ -1,0 +1,334 @@
+"""Compile a resolved variant into callables: one generated Python module per variant.
+
+Every expression of the variant is checked (names, knobs, arity) and translated by
+`expr.compiler`; the translations are assembled into one module of small functions, compiled
+with the builtin `compile` and cached by the variant hash. Rule text never reaches `exec`: only
+source generated from the checked tree does, and its globals are the documented builtins, the
+constants, and a restricted set of Python builtins.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+
+from ..cards import Deck, Table
+from ..errors import Location, RulesError
+from ..expr.builtins import Rec, builtin_arity, make_builtins
+from ..expr.compiler import Scope, to_python
+from ..expr.parser import ExprSource, parse_expression
+from .loader import Variant
+
+# Fields the generic engine provides on the state of a hand (see engine/state.py).
+GENERIC_STATE = frozenset({
+    "dealer", "actor", "phase", "public", "hands", "hand", "initial", "dealt", "trick", "tricks",
+    "played", "match_scores", "all_cards", "all_seats", "suits",
+})
+# Attributes of the generic values: cards, plays in a trick, finished tricks.
+GENERIC_ATTRIBUTES = frozenset({"suit", "rank", "seat", "card", "leader", "plays", "winner", "cards"})
+# The hand a match step sees: {written, winner, gahwa}.
+MATCH_HAND_ATTRIBUTES = frozenset({"written", "winner", "gahwa"})
+MATCH_CONTEXT = frozenset({"scores", "hand"})
+SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next}
+
+
+def _text_of(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _source_of(value) -> ExprSource:
+    if hasattr(value, "line"):
+        return ExprSource(value.file, value.line, value.column, value.quoted, value.block)
+    return ExprSource()
+
+
+def _record_fields(text: str) -> set[str]:
+    tree = parse_expression(text)
+    found = set()
+    for node in tree.iter_subtrees():
+        if node.data == "record":
+            found.update(str(f.children[0]) for f in node.children if f is not None)
+    return found
+
+
+@dataclass
+class CompiledRule:
+    id: str
+    phase: str
+    kind: str                   # 'filter' or 'check'
+    when: object
+    test: object                # only (filter) or require (check): f(S, A) -> bool
+    if_possible: bool
+    explain: object             # f(S, A) -> str
+    source: object
+
+
+@dataclass
+class CompiledEffect:
+    id: str
+    when: object
+    names: tuple
+    values: object              # f(S, A) -> tuple of new values
+    source: object
+
+
+@dataclass
+class CompiledPhase:
+    name: str
+    kind: str
+    id: str
+    next: object
+    actions: dict = field(default_factory=dict)       # calls: action -> {param: [values]}
+    action: str | None = None                         # tricks: the play action
+    annotations: dict = field(default_factory=dict)   # tricks: name -> default
+    turn: object = None
+    end: object = None
+    leader: object = None
+    winner: object = None
+    taker: object = None
+    filters: list = field(default_factory=list)
+    checks: list = field(default_factory=list)
+    on_action: list = field(default_factory=list)
+    on_enter: list = field(default_factory=list)
+    on_exit: list = field(default_factory=list)
+    source: object = None
+
+
+@dataclass
+class CompiledRules:
+    variant: Variant
+    table: Table
+    deck: Deck
+    deal: dict
+    state_init: dict
+    phases: dict
+    first_phase: str
+    facts: list
+    scoring: list
+    match: list
+    functions: dict
+    constants: dict
+    rules_by_id: dict
+    python_source: str
+
+    @property
+    def hash(self) -> str:
+        return self.variant.hash
+
+    def fresh_state_vars(self) -> dict:
+        return copy.deepcopy(self.state_init)
+
+
+class _ModuleBuilder:
+    """Collects generated function definitions and compiles them together."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.count = 0
+
+    def add(self, args: str, body: str, prefix: str = "g") -> str:
+        self.count += 1
+        name = f"{prefix}{self.count}"
+        self.lines.append(f"def {name}({args}):\n    return {body}\n")
+        return name
+
+    def add_named(self, name: str, args: str, body: str) -> None:
+        self.lines.append(f"def {name}({args}):\n    return {body}\n")
+
+    def source(self) -> str:
+        return "\n".join(self.lines)
+
+
+def compile_variant(variant: Variant) -> CompiledRules:
+    """Check and compile every expression of a resolved variant."""
+    rs = variant.ruleset
+    table_def, deck_def, deal_def = rs.single["table"], rs.single["deck"], rs.single["deal"]
+    table = Table(table_def["seats"], table_def["teams"])
+    deck = Deck(deck_def["ranks"], deck_def["suits"], deck_def.get("aliases"))
+    constants = {name: _plain(value) for name, value in rs.maps["constants"].items()}
+    state_init = {name: _plain(spec["initial"]) for name, spec in rs.maps["state"].items()}
+
+    # Everything a value may have as an attribute: generic ones, record fields, annotations.
+    attributes = set(GENERIC_ATTRIBUTES | MATCH_HAND_ATTRIBUTES)
+    action_fields: dict[str, set] = {}
+    for phase in rs.lists["phases"]:
+        fields = set()
+        for params in (phase.get("actions") or {}).values():
+            fields.update(params)
+        if phase.get("kind") == "tricks":
+            fields.add("card")
+            fields.update(phase.get("annotations", {}))
+        action_fields[phase["name"]] = fields
+        attributes.update(phase.get("annotations", {}))
+    for _section, item in rs.items():
+        for key in ("expr", "when", "only", "require"):
+            if isinstance(item.get(key), str):
+                try:
+                    attributes |= _record_fields(item[key])
+                except Exception:
+                    pass  # syntax errors are reported, located, when the expression compiles
+        for value in (item.get("set") or {}).values():
+            if isinstance(value, str):
+                try:
+                    attributes |= _record_fields(value)
+                except Exception:
+                    pass
+
+    fact_names = [step["name"] for step in rs.lists["facts"]]
+    score_names = [step["name"] for step in rs.lists["scoring"]]
+    match_names = [step["name"] for step in rs.lists["match"]]
+    hand_state = GENERIC_STATE | set(state_init)
+    functions = {f["name"]: len(f.get("params") or []) for f in rs.lists["functions"]}
+    base = dict(functions=functions, builtins=builtin_arity(), params=dict(variant.knobs),
+                consts=frozenset(constants), attributes=frozenset(attributes))
+    any_state = frozenset(hand_state | set(fact_names) | set(score_names) | set(match_names) | MATCH_CONTEXT)
+
+    builder = _ModuleBuilder()
+
+    def expr(value, scope: Scope, rule_id: str) -> str:
+        return to_python(_text_of(value), scope, _source_of(value), rule_id)
+
+    # Functions rules define.
+    for fn in rs.lists["functions"]:
+        params = tuple(fn.get("params") or [])
+        scope = Scope(state=any_state - set(params), locals=frozenset(params), **base)
+        body = expr(fn["expr"], scope, fn["id"])
+        builder.add_named(f"f_{fn['name']}", ", ".join(("S",) + tuple(f"v_{p}" for p in params)), body)
+
+    rules_by_id = {}
+    phases: dict[str, CompiledPhase] = {}
+    for ph in rs.lists["phases"]:
+        scope = Scope(state=frozenset(hand_state), **base)
+        cp = CompiledPhase(name=ph["name"], kind=ph["kind"], id=ph["id"], source=ph.get("source"),
+                           next=_fn(builder, "S", expr(ph["next"], scope, ph["id"])))
+        if ph["kind"] == "calls":
+            for action, params in ph["actions"].items():
+                cp.actions[action] = {name: (list(deck.suits) if dom == "suits" else [_plain(v) for v in dom])
+                                      for name, dom in params.items()}
+            cp.turn = _fn(builder, "S", expr(ph["turn"], scope, ph["id"]))
+            cp.end = _fn(builder, "S", expr(ph["end"], scope, ph["id"]))
+        elif ph["kind"] == "tricks":
+            cp.action = ph["action"]
+            cp.annotations = {name: _plain(spec["default"]) for name, spec in ph.get("annotations", {}).items()}
+            cp.leader = _fn(builder, "S", expr(ph["leader"], scope, ph["id"]))
+            cp.winner = _fn(builder, "S", expr(ph["winner"], scope, ph["id"]))
+        elif ph["kind"] == "deal_rest":
+            cp.taker = _fn(builder, "S", expr(ph["taker"], scope, ph["id"]))
+        if ph["name"] in phases:
+            raise RulesError(f"phase {ph['name']!r} is defined twice", ph.location(), ph["id"])
+        phases[ph["name"]] = cp
+
+    for rule in rs.lists["rules"]:
+        phase = phases.get(rule["phase"])
+        if phase is None:
+            raise RulesError(f"unknown phase {rule['phase']!r} (phases: {', '.join(phases)})", rule.key_location("phase"), rule["id"])
+        scope = Scope(state=frozenset(hand_state - action_fields[rule["phase"]]),
+                      action=frozenset(action_fields[rule["phase"]]), **base)
+        kind = "filter" if "only" in rule else "check"
+        if kind == "filter":  # evaluated once per position, before looking at candidates
+            when = _fn(builder, "S", expr(rule.get("when", True), Scope(state=scope.state, **base), rule["id"]))
+        else:  # a check looks at the announcements made with the action
+            when = _fn(builder, "S, A", expr(rule.get("when", True), scope, rule["id"]))
+        test = _fn(builder, "S, A", expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"]))
+        explain = _template(builder, rule.get("explain") or rule["id"], scope, rule["id"])
+        compiled = CompiledRule(rule["id"], rule["phase"], kind, when, test, bool(rule.get("if_possible", False)),
+                                explain, rule.get("source"))
+        (phase.filters if kind == "filter" else phase.checks).append(compiled)
+        rules_by_id[rule["id"]] = compiled
+
+    for effect in rs.lists["effects"]:
+        phase = phases.get(effect["phase"])
+        if phase is None:
+            raise RulesError(f"unknown phase {effect['phase']!r}", effect.key_location("phase"), effect["id"])
+        on = effect.get("at", "action")
+        fields = action_fields[effect["phase"]] if on == "action" else set()
+        scope = Scope(state=frozenset(hand_state - fields), action=frozenset(fields), **base)
+        for name in effect["set"]:
+            if name not in state_init:
+                raise RulesError(f"effect sets {name!r}, which is not a declared state variable (state: in rules/*.yaml)",
+                                 effect["set"].key_location(name), effect["id"])
+        when = _fn(builder, "S, A", expr(effect.get("when", True), scope, effect["id"]))
+        values = _fn(builder, "S, A", "(" + "".join(expr(v, scope, effect["id"]) + ", " for v in effect["set"].values()) + ")")
+        compiled = CompiledEffect(effect["id"], when, tuple(effect["set"]), values, effect.get("source"))
+        {"action": phase.on_action, "enter": phase.on_enter, "exit": phase.on_exit}[on].append(compiled)
+
+    facts = []
+    for step in rs.lists["facts"]:
+        scope = Scope(state=frozenset(hand_state), **base)
+        facts.append((step["name"], step["id"], _fn(builder, "S", expr(step["expr"], scope, step["id"]))))
+    scoring = _steps(builder, rs.lists["scoring"], set(fact_names), base, expr)
+    match = _steps(builder, rs.lists["match"], set(MATCH_CONTEXT), base, expr)
+
+    source = builder.source()
+    namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, **make_builtins(table)}
+    namespace.update({f"k_{name}": value for name, value in constants.items()})
+    exec(compile(source, f"<rules {variant.hash}>", "exec"), namespace)  # generated source only
+
+    def bind(obj):
+        for attr in ("when", "test", "explain", "values", "next", "turn", "end", "leader", "winner", "taker"):
+            ref = getattr(obj, attr, None)
+            if isinstance(ref, str):
+                setattr(obj, attr, namespace[ref])
+
+    for phase in phases.values():
+        bind(phase)
+        for item in phase.filters + phase.checks + phase.on_action + phase.on_enter + phase.on_exit:
+            bind(item)
+    facts = [(name, step_id, namespace[ref]) for name, step_id, ref in facts]
+    scoring = [(name, step_id, namespace[ref]) for name, step_id, ref in scoring]
+    match = [(name, step_id, namespace[ref]) for name, step_id, ref in match]
+    first_phase = rs.lists["phases"][0]["name"] if rs.lists["phases"] else None
+    if "bidding" in phases:
+        first_phase = "bidding"
+    return CompiledRules(variant, table, deck, dict(deal_def), state_init, phases, first_phase, facts, scoring,
+                         match, {name: namespace[f"f_{name}"] for name in functions}, constants, rules_by_id, source)
+
+
+def _steps(builder, items, context: set, base: dict, expr) -> list:
+    names = set(context)
+    out = []
+    for step in items:
+        scope = Scope(state=frozenset(names), **base)
+        out.append((step["name"], step["id"], _fn(builder, "S", expr(step["expr"], scope, step["id"]))))
+        names.add(step["name"])
+    return out
+
+
+def _fn(builder: _ModuleBuilder, args: str, body: str) -> str:
+    return builder.add(args, body)
+
+
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+
+
+def _template(builder: _ModuleBuilder, text, scope: Scope, rule_id: str) -> str:
+    """An explanation template: text with {expression} holes, compiled like any expression."""
+    parts = []
+    position = 0
+    for match in _PLACEHOLDER.finditer(str(text)):
+        if match.start() > position:
+            parts.append(repr(str(text)[position:match.start()]))
+        source = _source_of(text)
+        hole = to_python(match.group(1), scope, ExprSource(source.file, source.line, source.column + match.start(1) - 1,
+                                                           source.quoted, source.block), rule_id)
+        parts.append(f"b_text({hole})")
+        position = match.end()
+    if position < len(str(text)):
+        parts.append(repr(str(text)[position:]))
+    return builder.add("S, A", "''.join([" + ", ".join(parts) + "])" if parts else "''")
+
+
+def _plain(value):
+    """YAML values as plain Python (lists, dicts with str keys where YAML gave ints for names)."""
+    if isinstance(value, dict):
+        return {(k if isinstance(k, (int, bool)) else str(k)): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value

@@ -1,0 +1,364 @@
+"""Load the rules, the knobs, the presets and the overlays, and resolve one variant.
+
+A variant is: the base rules (every `rules/*.yaml` but params.yaml), a preset's knob values (a
+preset may extend another), `--set` overrides, and overlays that replace, add or remove items
+by id. Everything is checked here (schemas, unique ids, known knobs with allowed values, overlay
+ids that exist) and every problem is a RulesError with file and line.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+
+from ..errors import Location, RulesError
+from ..resources import rules_dir
+from .yamlpos import LocDict, LocList, load_yaml_file
+
+LIST_SECTIONS = ("functions", "phases", "rules", "effects", "facts", "scoring", "match")
+SINGLE_SECTIONS = ("table", "deck", "deal")
+MAP_SECTIONS = ("constants", "state")
+NOT_RULE_FILES = {"params.yaml"}
+
+
+@lru_cache(maxsize=None)
+def _schema(name: str) -> dict:
+    return json.loads((rules_dir() / "schema" / name).read_text(encoding="utf-8"))
+
+
+def _locate(document, path) -> Location | None:
+    """The location of the value at a JSON path inside a LocDict/LocList document."""
+    node, location = document, getattr(document, "location", lambda: None)()
+    for key in path:
+        try:
+            child = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(node, LocDict) and key in node.key_lines:
+            location = node.key_location(key)
+        node = child
+        if hasattr(node, "location"):
+            location = node.location()
+    return location
+
+
+def validate(document, schema: dict, file: str, what: str) -> None:
+    """Check a loaded YAML document against a JSON Schema; the first error, located."""
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(document), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
+    if not errors:
+        return
+    error = jsonschema.exceptions.best_match(errors)
+    path = list(error.absolute_path)
+    where = "/".join(str(p) for p in path) or "(top level)"
+    item_id = None
+    if len(path) >= 2 and isinstance(path[0], str) and isinstance(path[1], int):
+        try:
+            item_id = document[path[0]][path[1]].get("id")
+        except (AttributeError, KeyError, IndexError, TypeError):
+            item_id = None
+    raise RulesError(f"{what} does not match its schema at {where}: {error.message}",
+                     _locate(document, path) or Location(file), item_id)
+
+
+@dataclass
+class RuleSet:
+    """The merged definitions of all rule files (before or after overlays)."""
+
+    single: dict = field(default_factory=dict)
+    maps: dict = field(default_factory=lambda: {name: {} for name in MAP_SECTIONS})
+    lists: dict = field(default_factory=lambda: {name: [] for name in LIST_SECTIONS})
+    files: list = field(default_factory=list)
+
+    def items(self):
+        for section in LIST_SECTIONS:
+            for item in self.lists[section]:
+                yield section, item
+
+    def find(self, item_id: str):
+        for section, item in self.items():
+            if item["id"] == item_id:
+                return section, item
+        return None, None
+
+
+def load_rule_files(directory: Path | None = None) -> RuleSet:
+    """Read and merge every rules file in `directory` (default: the packaged rules/)."""
+    directory = directory or rules_dir()
+    merged = RuleSet()
+    seen_ids: dict[str, Location] = {}
+    seen_names: dict[tuple, Location] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        if path.name in NOT_RULE_FILES:
+            continue
+        display = f"rules/{path.name}"
+        document = load_yaml_file(path, display)
+        if document is None:
+            continue
+        if not isinstance(document, dict):
+            raise RulesError("a rules file is a mapping of sections", Location(display, 1, 1))
+        validate(document, _schema("rules.schema.json"), display, "rules file")
+        merged.files.append(display)
+        for section in SINGLE_SECTIONS:
+            if section in document:
+                if section in merged.single:
+                    raise RulesError(f"section {section!r} is defined twice", document.key_location(section))
+                merged.single[section] = document[section]
+        for section in MAP_SECTIONS:
+            for name, value in document.get(section, {}).items():
+                if name in merged.maps[section]:
+                    raise RulesError(f"{section} {name!r} is defined twice", document[section].key_location(name))
+                merged.maps[section][name] = value
+        for section in LIST_SECTIONS:
+            for item in document.get(section, []):
+                _register(item, section, seen_ids, seen_names)
+                merged.lists[section].append(item)
+    for section in SINGLE_SECTIONS:
+        if section not in merged.single:
+            raise RulesError(f"no rules file defines the {section!r} section", Location(f"rules/"))
+    return merged
+
+
+def _register(item, section, seen_ids, seen_names) -> None:
+    location = item.location() if hasattr(item, "location") else Location()
+    item_id = item["id"]
+    if item_id in seen_ids:
+        raise RulesError(f"duplicate id {item_id!r} (first defined at {seen_ids[item_id]})", location, item_id)
+    seen_ids[item_id] = location
+    if "name" in item and section in ("functions", "phases", "facts", "scoring", "match"):
+        key = (section, item["name"])
+        if key in seen_names:
+            raise RulesError(f"{section[:-1] if section.endswith('s') else section} name {item['name']!r} is defined twice (first at {seen_names[key]})", location, item_id)
+        seen_names[key] = location
+
+
+# ---- knobs --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Knob:
+    name: str
+    type: str
+    default: object
+    values: dict            # value -> {doc, source}; empty for int knobs
+    doc: str
+    source: object
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value, location: Location | None = None, context: str = "") -> object:
+        """The value if allowed for this knob; RulesError otherwise."""
+        where = f" ({context})" if context else ""
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise RulesError(f"knob {self.name!r} is a bool (true or false), not {value!r}{where}", location)
+            return value
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(f"knob {self.name!r} is an integer, not {value!r}{where}", location)
+            if not self.minimum <= value <= self.maximum:
+                raise RulesError(f"knob {self.name!r} must be from {self.minimum} to {self.maximum}, not {value}{where}", location)
+            return value
+        if not isinstance(value, str) or value not in self.values:
+            allowed = ", ".join(map(str, self.values))
+            raise RulesError(f"knob {self.name!r} takes one of: {allowed}; not {value!r}{where}", location)
+        return str(value)
+
+    def parse_text(self, text: str, location: Location | None = None) -> object:
+        """A value given as text on the command line."""
+        if self.type == "bool":
+            lowered = text.strip().lower()
+            if lowered not in ("true", "false"):
+                raise RulesError(f"knob {self.name!r} is a bool (true or false), not {text!r}", location)
+            return lowered == "true"
+        if self.type == "int":
+            try:
+                return self.check(int(text), location)
+            except ValueError:
+                raise RulesError(f"knob {self.name!r} is an integer, not {text!r}", location) from None
+        return self.check(text.strip(), location)
+
+
+def load_params(directory: Path | None = None) -> dict[str, Knob]:
+    directory = directory or rules_dir()
+    display = "rules/params.yaml"
+    document = load_yaml_file(directory / "params.yaml", display)
+    validate(document, {"$ref": "#/$defs/params", **_schema("variants.schema.json")}, display, "params file")
+    knobs = {}
+    for name, spec in document["knobs"].items():
+        values = {}
+        for value, doc in spec.get("values", {}).items():
+            values[value] = doc
+        knob = Knob(name, spec["type"], spec["default"], values, spec.get("doc", ""), spec.get("source"),
+                    spec.get("min"), spec.get("max"))
+        if knob.type == "bool" and set(values) != {True, False}:
+            raise RulesError(f"bool knob {name!r} must document the values true and false", document["knobs"].key_location(name))
+        knob.check(knob.default, document["knobs"].key_location(name), "its default")
+        knobs[name] = knob
+    return knobs
+
+
+# ---- presets and overlays -----------------------------------------------------------------------
+
+def _documents(directory: Path, kind: str) -> dict[str, tuple[LocDict, str]]:
+    found = {}
+    if not directory.is_dir():
+        return found
+    for path in sorted(directory.glob("*.yaml")):
+        display = f"rules/{directory.name}/{path.name}" if directory.parent == rules_dir() else str(path)
+        document = load_yaml_file(path, display)
+        validate(document, {"$ref": f"#/$defs/{kind}", **_schema("variants.schema.json")}, display, f"{kind} file")
+        name = document[kind]
+        if name != path.stem:
+            raise RulesError(f"{kind} {name!r} must be in a file named {name}.yaml", document.key_location(kind))
+        found[name] = (document, display)
+    return found
+
+
+def load_presets(extra_dirs: tuple = ()) -> dict[str, tuple[LocDict, str]]:
+    presets = _documents(rules_dir() / "presets", "preset")
+    for directory in extra_dirs:
+        presets.update(_documents(Path(directory), "preset"))
+    return presets
+
+
+def load_overlay_file(path: Path) -> tuple[LocDict, str]:
+    display = str(path)
+    document = load_yaml_file(path, display)
+    validate(document, {"$ref": "#/$defs/overlay", **_schema("variants.schema.json")}, display, "overlay file")
+    return document, display
+
+
+def load_overlays() -> dict[str, tuple[LocDict, str]]:
+    return _documents(rules_dir() / "overlays", "overlay")
+
+
+# ---- resolution ---------------------------------------------------------------------------------
+
+@dataclass
+class Variant:
+    """One fully resolved set of rules: knob values, overlays applied, and a stable hash."""
+
+    preset: str
+    knobs: dict
+    overlays: list
+    sets: dict
+    ruleset: RuleSet
+    params: dict
+    sources: list
+
+    @property
+    def hash(self) -> str:
+        return variant_hash(self.knobs, self.overlays)
+
+    def describe(self) -> dict:
+        return {"preset": self.preset, "params": dict(sorted(self.knobs.items())), "set": dict(self.sets),
+                "overlays": list(self.overlays), "hash": self.hash}
+
+
+def variant_hash(knobs: dict, overlays: list) -> str:
+    """sha256 of the canonical JSON {"knobs": {...sorted}, "overlays": [names]}, first 16 hex digits.
+
+    Two implementations that agree on this hash agree on the rules they claim to play."""
+    canonical = json.dumps({"knobs": dict(sorted(knobs.items())), "overlays": list(overlays)},
+                           sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def _preset_chain(name: str, presets: dict, location: Location | None) -> list:
+    chain, seen = [], set()
+    while name is not None:
+        if name in seen:
+            raise RulesError(f"preset {name!r} extends itself (through {' -> '.join(chain)})", location)
+        if name not in presets:
+            known = ", ".join(sorted(presets))
+            raise RulesError(f"unknown preset {name!r} (known: {known})", location)
+        seen.add(name)
+        document, display = presets[name]
+        chain.append(name)
+        location = document.key_location("extends") if "extends" in document else document.location()
+        name = document.get("extends")
+    return list(reversed(chain))
+
+
+def resolve_variant(preset: str = "default", sets: dict | None = None, overlays: list | None = None,
+                    preset_dirs: tuple = ()) -> Variant:
+    """Resolve a preset plus `--set` values (name -> value or text) and overlay names/paths."""
+    params = load_params()
+    presets = load_presets(preset_dirs)
+    chain = _preset_chain(preset, presets, None)
+    values = {name: knob.default for name, knob in params.items()}
+    overlay_names: list = []
+    sources: list = []
+    for name in chain:
+        document, display = presets[name]
+        sources.extend(document["sources"])
+        for knob_name, value in document.get("set", {}).items():
+            location = document["set"].key_location(knob_name)
+            if knob_name not in params:
+                raise RulesError(f"unknown knob {knob_name!r} in preset {name!r}", location)
+            values[knob_name] = params[knob_name].check(value, location, f"preset {name}")
+        overlay_names.extend(document.get("overlays", []))
+    applied_sets = {}
+    for knob_name, value in (sets or {}).items():
+        if knob_name not in params:
+            raise RulesError(f"unknown knob {knob_name!r} (see rules/params.yaml or `baloot rules check --json`)", Location("--set"))
+        knob = params[knob_name]
+        value = knob.parse_text(value, Location("--set")) if isinstance(value, str) and knob.type != "choice" else knob.check(value, Location("--set"))
+        values[knob_name] = value
+        applied_sets[knob_name] = value
+    overlay_names.extend(overlays or [])
+    ruleset = load_rule_files()
+    known_overlays = load_overlays()
+    applied = []
+    for entry in overlay_names:
+        path = Path(entry)
+        if entry in known_overlays:
+            document, display = known_overlays[entry]
+        elif path.suffix in (".yaml", ".yml") and path.is_file():
+            document, display = load_overlay_file(path)
+        else:
+            raise RulesError(f"unknown overlay {entry!r} (known: {', '.join(sorted(known_overlays)) or 'none'}; or give a .yaml path)", Location("overlays"))
+        ruleset = apply_overlay(ruleset, document, display)
+        applied.append(document["overlay"])
+    return Variant(chain[-1], values, applied, applied_sets, ruleset, params, sources)
+
+
+def apply_overlay(ruleset: RuleSet, overlay: LocDict, display: str) -> RuleSet:
+    """A copy of `ruleset` with the overlay's replacements, removals and additions."""
+    result = RuleSet(dict(ruleset.single), {k: dict(v) for k, v in ruleset.maps.items()},
+                     {k: list(v) for k, v in ruleset.lists.items()}, list(ruleset.files) + [display])
+    schema = _schema("rules.schema.json")
+    for item in overlay.get("replace", []):
+        section, existing = result.find(item["id"])
+        if existing is None:
+            raise RulesError(f"overlay replaces {item['id']!r}, which no rules file defines", item.location(), item["id"])
+        validate({section: [item]}, schema, display, "overlay item")
+        position = result.lists[section].index(existing)
+        result.lists[section][position] = item
+    for item_id in overlay.get("remove", []):
+        section, existing = result.find(item_id)
+        if existing is None:
+            location = item_id.location() if hasattr(item_id, "location") else Location(display)
+            raise RulesError(f"overlay removes {item_id!r}, which no rules file defines", location, str(item_id))
+        result.lists[section].remove(existing)
+    ids = {item["id"] for _, item in result.items()}
+    for section, items in overlay.get("add", {}).items():
+        if section not in LIST_SECTIONS:
+            raise RulesError(f"overlay adds to unknown section {section!r} (one of: {', '.join(LIST_SECTIONS)})", overlay["add"].key_location(section))
+        for item in items:
+            validate({section: [item]}, schema, display, "overlay item")
+            if item["id"] in ids:
+                raise RulesError(f"overlay adds {item['id']!r}, which already exists (use replace)", item.location(), item["id"])
+            ids.add(item["id"])
+            result.lists[section].append(item)
+    return result
+
+
+def deep_copy(value):
+    return copy.deepcopy(value)

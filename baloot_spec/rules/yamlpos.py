@@ -1,0 +1,123 @@
+"""Read YAML safely and keep where every value came from.
+
+PyYAML's SafeLoader composes the node graph (no tags, no objects: a hostile file can only fail
+to load); we build plain dicts, lists and scalars from it, but strings remember their file,
+line, column and quoting, and mappings and lists remember their own position and their keys'.
+Duplicate keys, which PyYAML silently accepts, are an error here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from ..errors import Location, RulesError
+
+
+class LocStr(str):
+    """A string from a YAML file that knows where it was written."""
+
+    file: str = "<string>"
+    line: int = 1
+    column: int = 1
+    quoted: bool = False
+    block: bool = False
+
+    def location(self) -> Location:
+        return Location(self.file, self.line, self.column)
+
+
+class LocDict(dict):
+    """A mapping from a YAML file; `.location()` and `.key_location(key)` say where."""
+
+    file = "<string>"
+    line = 1
+    column = 1
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.key_lines: dict = {}
+
+    def location(self) -> Location:
+        return Location(self.file, self.line, self.column)
+
+    def key_location(self, key) -> Location:
+        line, col = self.key_lines.get(key, (self.line, self.column))
+        return Location(self.file, line, col)
+
+
+class LocList(list):
+    """A sequence from a YAML file that knows where it was written."""
+
+    file = "<string>"
+    line = 1
+    column = 1
+
+    def location(self) -> Location:
+        return Location(self.file, self.line, self.column)
+
+
+def _build(node, loader: yaml.SafeLoader, file: str):
+    mark = node.start_mark
+    if isinstance(node, yaml.MappingNode):
+        out = LocDict()
+        out.file, out.line, out.column = file, mark.line + 1, mark.column + 1
+        loader.flatten_mapping(node)
+        for key_node, value_node in node.value:
+            key = _build(key_node, loader, file)
+            if isinstance(key, (dict, list)):
+                raise RulesError("a mapping key must be a plain value",
+                                 Location(file, key_node.start_mark.line + 1, key_node.start_mark.column + 1))
+            if key in out:
+                first_line = out.key_lines[key][0]
+                raise RulesError(f"duplicate key {key!r} (first at line {first_line})",
+                                 Location(file, key_node.start_mark.line + 1, key_node.start_mark.column + 1))
+            out.key_lines[key] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            out[str(key) if isinstance(key, LocStr) else key] = _build(value_node, loader, file)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        out = LocList(_build(item, loader, file) for item in node.value)
+        out.file, out.line, out.column = file, mark.line + 1, mark.column + 1
+        return out
+    value = loader.construct_object(node, deep=True)
+    if isinstance(value, str):
+        text = LocStr(value)
+        text.file, text.line, text.column = file, mark.line + 1, mark.column + 1
+        text.quoted = node.style in ("'", '"')
+        text.block = node.style in ("|", ">")
+        return text
+    return value
+
+
+def load_yaml_text(text: str, file: str = "<string>"):
+    """Parse YAML text into LocDict/LocList/LocStr values; errors are RulesError with a location."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        return _build(node, loader, file)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        location = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
+        lines = text.splitlines()
+        snippet = lines[mark.line] if mark and mark.line < len(lines) else None
+        raise RulesError(f"not valid YAML: {exc.problem or exc.context}", location, snippet=snippet,
+                         caret_col=mark.column if mark else None) from None
+    except yaml.YAMLError as exc:
+        raise RulesError(f"not valid YAML: {exc}", Location(file)) from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml_file(path: Path, display: str | None = None):
+    """Read and parse one YAML file (display: the name used in error messages)."""
+    name = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"cannot read: {exc.strerror or exc}", Location(name)) from None
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"not UTF-8 text: {exc.reason}", Location(name)) from None
+    return load_yaml_text(text, name)
