@@ -6,6 +6,7 @@ pyproject.toml maps them into the package as `baloot_spec/_rules` and `baloot_sp
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -22,7 +23,12 @@ def _find(name: str) -> Path:
 
 
 def rules_dir() -> Path:
-    """The folder holding the base rules, params, presets, overlays, grammar and schema."""
+    """The folder holding the base rules, params, presets, overlays, grammar and schema.
+
+    BALOOT_RULES_DIR points at another copy (tests use it to load deliberately broken rules)."""
+    override = os.environ.get("BALOOT_RULES_DIR")
+    if override:
+        return Path(override)
     return _find("rules")
 
 

@@ -129,12 +129,12 @@ class Hand:
         if self.is_over():
             raise IllegalAction(WRONG_ACTION, f"the hand is over; no {event['type']} is possible")
         phase = self.rules.phases[S.phase]
-        allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
-        if event["type"] not in allowed:
-            raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
         seat = self.turn()
         if event.get("seat") != seat:
             raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')!r}'s")
+        allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
+        if event["type"] not in allowed:
+            raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
         S.actor = seat
         target = self._action_of(phase, event)
         kept, excluded_by = self._narrow(phase, self._candidates(phase, target), target)

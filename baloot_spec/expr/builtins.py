@@ -82,13 +82,14 @@ def _runs(cards, order, min_len):
 
 def _best_split(groups):
     """Disjoint groups (no shared item in `.cards`) with the greatest total `.value`; among
-    equal totals, the greatest list of `.key`s (sorted, highest first); then the fewest groups."""
+    equal totals, the greatest list of (value, key) pairs (sorted, highest first), so the most
+    valuable group has the highest key; then the fewest groups."""
     groups = list(groups)
     best = {"score": (0, [], 0), "chosen": []}
 
     def search(i, used, chosen):
         if i == len(groups):
-            score = (sum(g["value"] for g in chosen), sorted((g["key"] for g in chosen), reverse=True), -len(chosen))
+            score = (sum(g["value"] for g in chosen), sorted(((g["value"], g["key"]) for g in chosen), reverse=True), -len(chosen))
             if score > best["score"]:
                 best["score"], best["chosen"] = score, list(chosen)
             return

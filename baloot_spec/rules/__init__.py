@@ -6,21 +6,32 @@ cached by the variant hash, so a process compiles each variant once.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .compile import CompiledRules, compile_variant
+from ..resources import rules_dir
 from .loader import Variant, resolve_variant
 
 _CACHE: dict[str, CompiledRules] = {}
+_REQUESTS: dict[tuple, CompiledRules] = {}
 
 
 def load_variant(preset: str = "default", sets: dict | None = None, overlays: list | None = None,
                  preset_dirs: tuple = ()) -> CompiledRules:
     """Resolve and compile a variant (RulesError, located, on any problem in the rules)."""
+    request = (str(rules_dir()), preset, tuple(sorted((k, str(v)) for k, v in (sets or {}).items())),
+               tuple(overlays or ()), tuple(map(str, preset_dirs)))
+    cached = _REQUESTS.get(request)
+    if cached is not None:
+        return cached
     variant = resolve_variant(preset, sets, overlays, preset_dirs)
-    key = variant.hash + "|" + "|".join(variant.ruleset.files)
+    key = "|".join([str(rules_dir()), variant.hash] + variant.ruleset.files)
     compiled = _CACHE.get(key)
     if compiled is None:
         compiled = compile_variant(variant)
         _CACHE[key] = compiled
+    if not any(Path(o).suffix in (".yaml", ".yml") for o in overlays or ()) and not preset_dirs:
+        _REQUESTS[request] = compiled  # files named by path may change between calls: not cached
     return compiled
 
 

@@ -1,0 +1,219 @@
+"""The `baloot` command line.
+
+Exit codes everywhere: 0 ok, 1 failures or violations found, 2 usage error or unreadable input
+(rules, cases, logs). Problems with input are printed located (file:line:col, rule id, caret),
+never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import sys
+
+from . import __version__
+from .errors import BalootError, LocatedError
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _variant_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules variant")
+    group.add_argument("--preset", default="default", metavar="P",
+                       help="a preset from rules/presets (see `baloot variants`); default: %(default)s")
+    group.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE",
+                       help="override one knob (repeatable); knobs are listed by `baloot rules check --json`")
+    group.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE",
+                       help="apply an overlay (a name from rules/overlays or a .yaml path; repeatable)")
+
+
+def _parse_sets(items) -> dict:
+    sets = {}
+    for item in items:
+        if "=" not in item:
+            raise _Usage(f"--set takes KNOB=VALUE, not {item!r}")
+        name, value = item.split("=", 1)
+        sets[name.strip()] = value.strip()
+    return sets
+
+
+class _Usage(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="baloot", description=(
+        "baloot-spec: the rules of Baloot as data (rules/*.yaml), an engine that executes them, "
+        "and a conformance corpus any implementation can be checked against."),
+        epilog="Exit codes: 0 ok, 1 failures found, 2 usage error or unreadable input.")
+    parser.add_argument("--version", action="version", version=f"baloot-spec {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    rules = commands.add_parser("rules", help="check and show the rules")
+    rules_commands = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", parser_class=_Parser)
+    check = rules_commands.add_parser("check", help="load, validate and compile the rules of a variant; print it",
+                                      description="Load every rules file, check it against its schema, resolve the "
+                                                  "variant and compile every expression. Prints the resolved variant "
+                                                  "(preset, knob values, overlays, hash).")
+    _variant_options(check)
+    check.add_argument("--json", action="store_true", help="print the resolved variant as JSON")
+
+    variants = commands.add_parser("variants", help="list the presets and their sources")
+    variants.add_argument("--json", action="store_true", help="print as JSON")
+
+    conformance = commands.add_parser("conformance", help="run the conformance corpus")
+    conf_commands = conformance.add_subparsers(dest="conformance_command", metavar="SUBCOMMAND", parser_class=_Parser)
+    run = conf_commands.add_parser("run", help="run the corpus against the built-in engine; print a table by feature",
+                                   description="Run every conformance case against the built-in engine, each under "
+                                               "the variant the case names, and print pass/fail/error by feature.")
+    run.add_argument("--preset", metavar="P", help="only the cases written for this preset")
+    run.add_argument("--select", action="append", default=[], metavar="FEATURE",
+                     help="only cases with this feature (repeatable; a prefix like 'play' selects play.*)")
+    run.add_argument("--exclude", action="append", default=[], metavar="FEATURE", help="skip cases with this feature")
+    run.add_argument("--id", dest="id_pattern", metavar="PATTERN", help="only case ids matching this glob, e.g. 'play.ekka.*'")
+    run.add_argument("--json", dest="json_out", metavar="FILE", help="also write a JSON report to FILE ('-' for stdout)")
+    run.add_argument("--quiet", action="store_true", help="print only failures and the totals")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        if args.command == "rules" and args.rules_command == "check":
+            return _rules_check(args)
+        if args.command == "variants":
+            return _variants(args)
+        if args.command == "conformance" and args.conformance_command == "run":
+            return _conformance_run(args)
+        parser.print_help()
+        return EXIT_USAGE
+    except _Usage as exc:
+        print(f"baloot: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except LocatedError as exc:
+        print(f"baloot: {exc.render()}", file=sys.stderr)
+        return EXIT_USAGE
+    except BalootError as exc:
+        print(f"baloot: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def _rules_check(args) -> int:
+    from .rules import load_variant
+    rules = load_variant(args.preset, _parse_sets(args.sets), args.overlays)
+    described = rules.variant.describe()
+    counts = {
+        "files": list(rules.variant.ruleset.files),
+        "rules": len(rules.rules_by_id),
+        "functions": len(rules.functions),
+        "phases": list(rules.phases),
+    }
+    if args.json:
+        print(json.dumps(described | {"loaded": counts}, indent=2))
+        return EXIT_OK
+    print(f"rules ok: {len(counts['files'])} files, {counts['rules']} rules, {counts['functions']} functions, "
+          f"phases {' -> '.join(counts['phases'])}")
+    print(f"preset:   {described['preset']}")
+    print(f"hash:     {described['hash']}")
+    if described["overlays"]:
+        print(f"overlays: {', '.join(described['overlays'])}")
+    print("knobs:")
+    defaults = {name: knob.default for name, knob in rules.variant.params.items()}
+    for name, value in described["params"].items():
+        mark = "" if value == defaults[name] else "   (not the default)"
+        print(f"  {name} = {_show(value)}{mark}")
+    return EXIT_OK
+
+
+def _variants(args) -> int:
+    from .rules.loader import load_presets
+    presets = load_presets()
+    data = [{"preset": name, "title": doc["title"], "extends": doc.get("extends"), "sources": list(doc["sources"]),
+             "set": {k: v for k, v in (doc.get("set") or {}).items()}, "overlays": list(doc.get("overlays") or [])}
+            for name, (doc, _display) in sorted(presets.items())]
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return EXIT_OK
+    for item in data:
+        base = f" (extends {item['extends']})" if item["extends"] else ""
+        print(f"{item['preset']}{base}: {item['title']}")
+        for source in item["sources"]:
+            print(f"    source: {source}")
+        for knob, value in item["set"].items():
+            print(f"    {knob} = {_show(value)}")
+    return EXIT_OK
+
+
+def _feature_selected(features, select, exclude) -> bool:
+    def hit(patterns):
+        return any(f == p or f.startswith(p + ".") or fnmatch.fnmatch(f, p) for f in features for p in patterns)
+    return (not select or hit(select)) and not (exclude and hit(exclude))
+
+
+def _conformance_run(args) -> int:
+    from .conformance.corpus import load_corpus
+    from .conformance.report import feature_table, json_report, totals
+    from .conformance.runner import run_case
+
+    cases = load_corpus()
+    chosen = [c for c in cases
+              if _feature_selected(c.features, args.select, args.exclude)
+              and (not args.id_pattern or fnmatch.fnmatch(c.id, args.id_pattern))
+              and (not args.preset or c.data["variant"].get("preset", "default") == args.preset)]
+    if not chosen:
+        print("baloot: error: no case matches the selection", file=sys.stderr)
+        return EXIT_USAGE
+    outcomes = []
+    show_progress = sys.stderr.isatty() and not args.quiet
+    for number, case in enumerate(chosen, 1):
+        outcome = run_case(case)
+        outcomes.append(outcome)
+        if outcome.status != "pass":
+            print(f"{outcome.status.upper()} {case.id} ({case.path}): {outcome.message}")
+        if show_progress and (number % 50 == 0 or number == len(chosen)):
+            print(f"\r{number}/{len(chosen)} cases", end="", file=sys.stderr, flush=True)
+    if show_progress:
+        print(file=sys.stderr)
+    if not args.quiet:
+        print(feature_table(outcomes))
+    t = totals(outcomes)
+    print(f"conformance: {t['pass']} passed, {t['fail']} failed, {t['error']} errors of {t['total']} cases (built-in engine)")
+    if args.json_out:
+        report = json_report(outcomes, cases, {"name": "baloot-spec built-in engine", "version": __version__},
+                             {"preset": args.preset, "select": args.select, "exclude": args.exclude, "id": args.id_pattern})
+        text = json.dumps(report, indent=2)
+        if args.json_out == "-":
+            print(text)
+        else:
+            try:
+                with open(args.json_out, "w", encoding="utf-8") as handle:
+                    handle.write(text + "\n")
+            except OSError as exc:
+                raise _Usage(f"cannot write {args.json_out}: {exc.strerror or exc}") from None
+    return EXIT_OK if t["fail"] == 0 and t["error"] == 0 else EXIT_FOUND
+
+
+def _show(value) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,211 @@
+"""Run conformance cases against the built-in engine.
+
+Each case kind maps to one question the rules answer: the legal set at a position, the rule
+that refuses an event, a hand's result, the scoring of given facts, the projects of given hands,
+the course of a match. The answer is compared with the case's hand-computed `expect`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ..errors import BalootError, IllegalAction
+from ..expr.builtins import Rec
+from ..rules import load_variant
+from ..engine.hand import Hand, score_facts
+from ..engine.state import State
+from .corpus import Case
+
+PASS, FAIL, ERROR = "pass", "fail", "error"
+
+
+@dataclass
+class Outcome:
+    case: Case
+    status: str
+    message: str = ""
+    expected: object = None
+    actual: object = None
+    details: dict = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        out = {"id": self.case.id, "status": self.status, "kind": self.case.kind, "features": self.case.features}
+        if self.message:
+            out["message"] = self.message
+        if self.status == FAIL:
+            out["expected"], out["actual"] = self.expected, self.actual
+        return out
+
+
+def rules_for(case: Case):
+    variant = case.data["variant"]
+    return load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
+
+
+def run_case(case: Case) -> Outcome:
+    """Run one case; never raises for a problem in the case or the rules (status error)."""
+    try:
+        rules = rules_for(case)
+        runner = _KINDS[case.kind]
+        expected, actual = runner(rules, case)
+    except _SetupRefused as exc:
+        return Outcome(case, ERROR, str(exc))
+    except BalootError as exc:
+        return Outcome(case, ERROR, f"{type(exc).__name__}: {exc}")
+    if _matches(expected, actual):
+        return Outcome(case, PASS)
+    return Outcome(case, FAIL, _difference(expected, actual), expected, actual)
+
+
+class _SetupRefused(BalootError):
+    pass
+
+
+def _replay(rules, setup: dict) -> Hand:
+    hand = Hand(rules, setup["dealer"], setup["deal"], setup.get("match_scores"))
+    for index, event in enumerate(setup.get("events", [])):
+        try:
+            hand.apply(event)
+        except IllegalAction as refusal:
+            raise _SetupRefused(f"setup.events[{index}] {json.dumps(event)} was refused: {refusal}") from None
+    return hand
+
+
+def canonical_action(action: dict, phase_defaults: dict | None = None) -> str:
+    """An action as comparable text: seat dropped, defaults filled, cards normalised."""
+    out = {k: v for k, v in action.items() if k != "seat"}
+    if out.get("type") == "play":
+        card = str(out.get("card", "")).upper()
+        out = {"type": "play", "card": "T" + card[2:] if card.startswith("10") else card}
+    if out.get("type") == "double":
+        out.setdefault("closed", False)
+    return json.dumps(out, sort_keys=True)
+
+
+def _legal(rules, case):
+    hand = _replay(rules, case.data["setup"])
+    expect = case.data["expect"]
+    actual = {"turn": hand.turn(), "legal": sorted(canonical_action(a) for a in hand.legal())}
+    expected = {"turn": expect["turn"], "legal": sorted(canonical_action(a) for a in expect["legal"])}
+    if "phase" in expect:
+        expected["phase"], actual["phase"] = expect["phase"], hand.phase
+    return expected, actual
+
+
+def _reject(rules, case):
+    hand = _replay(rules, case.data["setup"])
+    refusal = hand.check(case.data["action"])
+    return {"reject": case.data["expect"]["reject"]}, {"reject": refusal.rule_id if refusal else None,
+                                                      "message": refusal.message if refusal else "accepted"}
+
+
+def _hand(rules, case):
+    hand = _replay(rules, case.data["setup"])
+    if not hand.is_over():
+        raise _SetupRefused(f"the events end before the hand does (phase {hand.phase}, {hand.turn()} to act)")
+    return dict(case.data["expect"]), _plain(hand.result())
+
+
+def _score(rules, case):
+    setup = case.data["setup"]
+    teams = list(rules.table.teams)
+    facts = Rec(mode=setup["mode"], buyer=setup["buyer"], doubling=list(setup.get("doubling", [])),
+                card_points=Rec(setup["card_points"]), tricks=Rec(setup["tricks"]),
+                projects=Rec({t: list(setup.get("projects", {}).get(t, [])) for t in teams}),
+                baloot=Rec(setup.get("baloot") or {t: False for t in teams}),
+                match_scores=Rec(setup.get("match_scores") or {t: 0 for t in teams}))
+    return dict(case.data["expect"]), _plain(score_facts(rules, facts))
+
+
+def projects_position(rules, setup: dict) -> dict:
+    """Projects, comparison and Baloot for dealt hands (the `projects` case kind)."""
+    S = State(rules, setup["dealer"], {t: 0 for t in rules.table.teams})
+    S.mode, S.trump = setup["mode"], setup.get("trump")
+    for seat, cards in setup["hands"].items():
+        S.dealt[seat] = [rules.deck.parse(c) for c in cards]
+    fn = rules.functions
+    S.projects = Rec({seat: fn["best_projects"](S, S.dealt[seat]) for seat in S.all_seats})
+    leader = fn["at"](S, 1)
+    order = [rules.table.after(leader, i) for i in range(len(S.all_seats))]
+    declared = setup.get("declared")
+    S.declared = []
+    for seat in order:
+        names = declared.get(seat, []) if declared is not None else [p.name for p in S.projects[seat]]
+        S.declared += [Rec(seat=seat, name=name) for name in names]
+    holder = fn["baloot_holder"](S)
+    S.baloot_said = [holder] if holder else []
+    credited = fn["credited_projects"](S)
+    team_of = rules.table.team_of
+    return {
+        "projects": {seat: [{"name": p.name, "cards": sorted(c.text for c in p.cards)} for p in S.projects[seat]]
+                     for seat in S.all_seats},
+        "credited_team": fn["project_winner_team"](S),
+        "credited": {t: sum(c.project.value for c in credited if team_of[c.seat] == t) for t in rules.table.teams},
+        "baloot": holder if fn["baloot_team"](S) is not None else None,
+    }
+
+
+def _projects(rules, case):
+    actual = projects_position(rules, case.data["setup"])
+    expected = dict(case.data["expect"])
+    if "projects" in expected:
+        expected["projects"] = {seat: [{"name": p["name"], "cards": sorted(_norm_card(c) for c in p["cards"])}
+                                       for p in projects] for seat, projects in expected["projects"].items()}
+        actual["projects"] = {seat: actual["projects"].get(seat, []) for seat in expected["projects"]}
+        for side in (expected, actual):
+            side["projects"] = {s: sorted(ps, key=lambda p: json.dumps(p, sort_keys=True)) for s, ps in side["projects"].items()}
+    return expected, {k: actual[k] for k in expected}
+
+
+def run_match(rules, start: dict, hands: list) -> dict:
+    scores = Rec(start)
+    ended_after, winner = None, None
+    for number, hand in enumerate(hands, 1):
+        gahwa_team = hand.get("gahwa")
+        values = Rec(scores=scores, hand=Rec(written=Rec(hand["written"]), winner=gahwa_team, gahwa=gahwa_team is not None))
+        for name, step_id, fn in rules.match:
+            values[name] = Hand._run(step_id, fn, values)
+        scores = values.new_scores
+        if values.ended:
+            ended_after, winner = number, values.winner
+            break
+    return {"winner": winner, "scores": dict(scores), "ended_after": ended_after}
+
+
+def _match(rules, case):
+    setup = case.data["setup"]
+    actual = run_match(rules, setup.get("start") or {t: 0 for t in rules.table.teams}, setup["hands"])
+    return dict(case.data["expect"]), actual
+
+
+_KINDS = {"legal": _legal, "reject": _reject, "hand": _hand, "score": _score, "projects": _projects, "match": _match}
+
+
+def _norm_card(text: str) -> str:
+    text = text.upper()
+    return "T" + text[2:] if text.startswith("10") else text
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _matches(expected, actual) -> bool:
+    """Every key of `expected` has the same value in `actual` (extra actual keys are ignored)."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(k in actual and _matches(v, actual[k]) for k, v in expected.items())
+    return expected == actual
+
+
+def _difference(expected, actual) -> str:
+    parts = []
+    for key, value in expected.items():
+        got = actual.get(key, "(missing)") if isinstance(actual, dict) else actual
+        if not _matches(value, got):
+            parts.append(f"{key}: expected {json.dumps(value)}, got {json.dumps(got, default=str)}")
+    return "; ".join(parts)

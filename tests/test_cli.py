@@ -1,0 +1,47 @@
+"""The command line: help, version, JSON output, exit codes."""
+
+import json
+
+from baloot_spec import __version__
+from baloot_spec.cli import main
+
+
+def test_help_and_version(capsys):
+    assert main(["--help"]) == 0
+    assert "conformance" in capsys.readouterr().out
+    assert main(["--version"]) == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    assert main([]) == 2
+
+
+def test_rules_check_json_gives_the_resolved_variant(capsys):
+    assert main(["rules", "check", "--preset", "riyadh", "--set", "kawesh=true", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["preset"] == "riyadh"
+    assert data["params"]["ashkal_round_two"] is True and data["params"]["kawesh"] is True
+    assert data["set"] == {"kawesh": True}
+    assert len(data["hash"]) == 16
+
+
+def test_variants_lists_the_presets_with_sources(capsys):
+    assert main(["variants", "--json"]) == 0
+    data = {p["preset"]: p for p in json.loads(capsys.readouterr().out)}
+    assert {"default", "nl-rulebook", "saudi-federation", "riyadh", "online-apps"} <= set(data)
+    assert all(p["sources"] for p in data.values())
+
+
+def test_conformance_run_selection_and_json_report(tmp_path, capsys):
+    report = tmp_path / "report.json"
+    assert main(["conformance", "run", "--id", "play.ekka.*", "--json", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert "play.ekka" in out and "passed" in out
+    data = json.loads(report.read_text())
+    assert data["totals"]["fail"] == 0 and data["totals"]["total"] == len(data["cases"]) > 0
+    assert all(c["id"].startswith("play.ekka.") for c in data["cases"])
+
+
+def test_conformance_run_with_nothing_selected_is_a_usage_error(capsys):
+    assert main(["conformance", "run", "--id", "no.such.*"]) == 2

@@ -1,0 +1,79 @@
+"""Changing a knob or an overlay (YAML, not Python) changes what is legal."""
+
+import pytest
+
+from baloot_spec.engine.hand import Hand
+from baloot_spec.rules import load_variant
+
+# Dealer N; W buys Hokum in hearts (the public 7H) and leads the King of spades; S follows low.
+# E, W's partner, has no spades: W is winning with a led card that is neither Ace nor Ekka.
+DEAL = {"hands": {"W": ["JH", "9H", "AS", "KS", "QS", "7H", "8C", "7C"],
+                  "S": ["AH", "TH", "AC", "KC", "QC", "JS", "TS", "9S"],
+                  "E": ["KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"],
+                  "N": ["8H", "TC", "JC", "9C", "8D", "7D", "8S", "7S"]}, "public": "7H"}
+EVENTS = [("W", "bid", "call", "hokum"), ("S", "bid", "call", "pass"), ("E", "bid", "call", "pass"),
+          ("N", "bid", "call", "pass"), ("S", "double", "call", "pass"), ("N", "double", "call", "pass"),
+          ("W", "play", "card", "KS"), ("S", "play", "card", "9S")]
+E_HAND = {"KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"}
+
+
+def legal_for_e(rules):
+    hand = Hand(rules, "N", DEAL)
+    for seat, kind, key, value in EVENTS:
+        hand.apply({"seat": seat, "type": kind, key: value})
+    assert hand.turn() == "E"
+    return {a["card"] for a in hand.legal()}
+
+
+def test_default_partner_led_exception_forces_a_trump():
+    # de: Das Spiel, Hokum 3: partner led a King (no Ace, no Ekka): E must still trump.
+    assert legal_for_e(load_variant("default")) == {"KH", "QH"}
+
+
+def test_the_knob_frees_the_partner():
+    rules = load_variant("default", {"partner_led_exception": "false"})
+    assert legal_for_e(rules) == E_HAND
+
+
+def test_an_overlay_removing_the_rule_frees_the_partner(tmp_path):
+    overlay = tmp_path / "no-exception.yaml"
+    overlay.write_text("overlay: no-exception\ntitle: Free whenever partner is winning\n"
+                       "source: \"smsf: Play — If your partner is winning the trick you are not forced to trump.\"\n"
+                       "remove: [play.hokum.partner-led-exception]\n", encoding="utf-8")
+    rules = load_variant("default", {}, [str(overlay)])
+    assert legal_for_e(rules) == E_HAND
+    assert rules.variant.overlays == ["no-exception"]
+
+
+def test_an_overlay_replacing_a_rule_changes_the_refusal(tmp_path):
+    overlay = tmp_path / "must-win.yaml"
+    overlay.write_text(
+        "overlay: must-win\ntitle: Partner must even win\nsource: \"choice: test overlay\"\n"
+        "replace:\n"
+        "  - id: play.hokum.partner-led-exception\n"
+        "    phase: play\n"
+        "    when: \"side_suit_led and void_in_led and partner_winning\"\n"
+        "    only: \"is_trump(card) and card.rank == 'K'\"\n"
+        "    if_possible: true\n"
+        "    source: \"choice: test overlay\"\n", encoding="utf-8")
+    assert legal_for_e(load_variant("default", {}, [str(overlay)])) == {"KH"}
+
+
+def test_presets_resolve_with_distinct_hashes():
+    hashes = {name: load_variant(name).hash for name in ("default", "nl-rulebook", "saudi-federation", "riyadh", "online-apps")}
+    assert len(set(hashes.values())) == len(hashes)
+    assert load_variant("default").hash == load_variant("default", {"first_lead": "dealer_right"}).hash
+
+
+def test_a_preset_extends_its_parent():
+    saudi = load_variant("saudi-federation").variant
+    assert saudi.knobs["hundred_rank"] == "sequence_first"
+    assert saudi.knobs["first_lead"] == "dealer_right"  # inherited from default (de)
+
+
+def test_a_new_preset_needs_only_yaml(tmp_path):
+    (tmp_path / "family.yaml").write_text(
+        "preset: family\ntitle: Our family rules\nextends: riyadh\nsources: [\"choice: a family convention\"]\n"
+        "set: {first_lead: buyer, kawesh: true}\n", encoding="utf-8")
+    variant = load_variant("family", preset_dirs=(tmp_path,)).variant
+    assert variant.knobs["ashkal_round_two"] is True and variant.knobs["first_lead"] == "buyer"

@@ -1,0 +1,78 @@
+"""The oracle's own reading of the presets: knob -> value, each from its source.
+
+Knobs not listed keep the `de` default (oracle.DEFAULTS). Written from shared/rulebooks only.
+"""
+
+PRESETS = {
+    "default": {},
+
+    "nl-rulebook": {
+        # nl Scoren, Sun: "Ronde score = score (tot de dichtstbijzijnde 10) dan delen over 10 dan x 2"
+        "sun_conversion": "half_up",
+        # nl Scoren, Hokom: "Ronde score = score (naar dichtstbijzijnde 10) dan delen door 10"
+        "hokum_rounding": "half_up",
+        # nl Opmerkingen: "In Dubbel, Drie en Vier worden Projecten X2, X3, X4 ... berekend"
+        "project_multiplier": "level",
+        # nl Opmerkingen: "400 > 100 (serie) > 100 (4 of a kind) > 50 > Sira"
+        "hundred_rank": "sequence_first",
+        # nl Bieden: "Als de kaart een aas was, heeft de speler niet het recht om Ashkal te roepen"
+        "ashkal_on_ace": "refused",
+        # nl Bieden: "Als een speler Ashkal roept waar hij dat recht niet heeft, is de speler
+        # verplicht de publieke kaart als Zon te nemen" (also for the Ace)
+        "wrongful_ashkal": "forced_sun",
+        # nl Bieden: "Er is geen 'Ashkal' in de tweede ronde" (= default false, stated for clarity)
+        "ashkal_round_two": False,
+        # nl Bieden: Kawesh/Saneen is a rule ("kan hij ervoor kiezen ..."), not in "Tweede"
+        "kawesh": True,
+        # nl Meervoudige scores: "Anders kunt u 'als het Drie of Gahwa is' elke kleur gebruiken"
+        "closed_after_buyer_raise": "open",
+        # nl Meervoudige scores: "alleen als slechts 1 team meer dan 100 punten heeft"
+        "sun_double_allowed": "nl",
+        # nl Spelregels: "De speler rechts van de Dealer begint de ronde" (= default)
+        "first_lead": "dealer_right",
+    },
+
+    "saudi-federation": {
+        # smsf 4-11: Sun "÷ 10 with 5 and more rounding up, then × 2" (Hokum 1-5 drops = default)
+        "sun_conversion": "half_up",
+        # smsf 4-2..4-9: the buyer loses when the opponents' raw total is greater
+        "winner_basis": "raw_points",
+        # smsf 4-10: after Double the doubler's team is treated as the buyer, then the last decider
+        "counting_team": "smsf",
+        # smsf 7-6: a doubled tie is lost by whoever made the last decision
+        "tie_rule": "last_raiser_loses",
+        # smsf 5-4, 5-5: projects x2 at Double, face value at Triple / Four
+        "project_multiplier": "double_only",
+        # smsf 5-2: a 100 in sequence beats a 100 of four of a kind
+        "hundred_rank": "sequence_first",
+        # smsf 5-7: equal projects: priority to the player nearest the dealer's right
+        "project_tie": "nearest_dealer_right",
+        # smsf 7-7: Al-Kaboot 25 / 44 plus projects "even when doubled"
+        "kaboot_doubled": "flat",
+        # smsf counting: "a Baloot stays with the team that holds it"
+        "baloot_of_losers": "holder",
+        # smsf 7-2: doubling team at most 100, the other (buyers) over 100
+        "sun_double_allowed": "smsf",
+        # smsf 7-5: "Triple is the buyer's and open ... Gahwa is the buyer's and open"
+        "closed_after_buyer_raise": "open",
+        # smsf 8-1: "Ashkal is not allowed if no one has bought Hokum (it answers a Hokum)"
+        "ashkal_requires": "hokum_bid",
+        # smsf Bidding and Ashkal: "In Ashkal the caller is the buyer"
+        "ashkal_buyer": "caller",
+        # smsf 4-1: with an Ace face up only the dealer's right turns a Hokum into Sun
+        "ace_sun_overcall": "dealer_right",
+        # smsf Play: "If your partner is winning the trick you are not forced to trump"
+        "partner_led_exception": False,
+        # smsf Play: "Under-trumping is not forced" (= default)
+        "undertrump": "free",
+        # smsf 5-3: hundreds of four of a kind in Hokum rank Aces first (= default: four Aces 100)
+        "four_aces_hokum": "hundred",
+    },
+
+    # de Varianten: "in Riad, dürfen der dritte Spieler und der Geber auch in der zweiten Runde
+    # Ashkal sagen"
+    "riyadh": {"ashkal_round_two": True},
+
+    # de Varianten: "In manchen Online-Versionen spielt der Spielmacher zum ersten Stich aus"
+    "online-apps": {"first_lead": "buyer"},
+}
