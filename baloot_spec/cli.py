@@ -81,7 +81,43 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--id", dest="id_pattern", metavar="PATTERN", help="only case ids matching this glob, e.g. 'play.ekka.*'")
     run.add_argument("--json", dest="json_out", metavar="FILE", help="also write a JSON report to FILE ('-' for stdout)")
     run.add_argument("--quiet", action="store_true", help="print only failures and the totals")
+    _log_commands(commands)
     return parser
+
+
+def _log_commands(commands) -> None:
+    simulate = commands.add_parser("simulate", help="write seeded random games as baloot-log/1 JSON Lines",
+                                   description="Play seeded random legal games with the built-in engine and write them "
+                                               "as baloot-log/1 documents, one per line, with the engine's results as "
+                                               "`claimed` (so they audit clean).")
+    amount = simulate.add_mutually_exclusive_group(required=True)
+    amount.add_argument("--hands", type=int, metavar="N", help="N independent hands (one document each)")
+    amount.add_argument("--matches", type=int, metavar="N", help="N complete matches (one document each)")
+    simulate.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
+    simulate.add_argument("--out", metavar="FILE", default="-", help="output .jsonl file ('-' for stdout, the default)")
+    _variant_options(simulate)
+
+    audit = commands.add_parser("audit", help="check recorded games: every illegal action, every wrong score",
+                                description="Replay every event of every hand under the log's variant (or the one "
+                                            "given) and report every problem: illegal calls and cards with the rule "
+                                            "and its source, actions out of turn, wrong deals, and every claimed score "
+                                            "that differs from the recomputed one. Input files are never modified.",
+                                epilog="Exit codes: 0 clean, 1 violations found, 2 unreadable input.")
+    audit.add_argument("logs", nargs="+", metavar="LOG", help="files (.json, .jsonl), directories, or '-' for stdin")
+    audit.add_argument("--json", action="store_true", help="print the report as JSON")
+    audit.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    audit.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
+    group = audit.add_argument_group("rules variant (default: the variant each log names)")
+    group.add_argument("--preset", metavar="P", help="audit under this preset instead")
+    group.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE", help="override a knob (repeatable)")
+    group.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE", help="apply an overlay (repeatable)")
+
+    replay = commands.add_parser("replay", help="tell a recorded game hand by hand",
+                                 description="Replay a baloot-log/1 game and tell it as a score sheet: deal, bidding, "
+                                             "doubling, tricks, projects and Baloot, every scoring step, the match score.")
+    replay.add_argument("log", metavar="LOG", help="a .json or .jsonl log ('-' for stdin)")
+    replay.add_argument("--hand", type=int, metavar="K", help="only hand K (from 1)")
+    replay.add_argument("--json", action="store_true", help="the same facts as JSON")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
             return _rules_check(args)
         if args.command == "variants":
             return _variants(args)
+        if args.command in ("simulate", "audit", "replay"):
+            from . import logcli
+            return getattr(logcli, args.command)(args)
         if args.command == "conformance" and args.conformance_command == "run":
             return _conformance_run(args)
         parser.print_help()

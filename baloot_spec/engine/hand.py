@@ -46,6 +46,7 @@ class Hand:
                 raise DealError(f"match_scores must give a whole number of points for {' and '.join(teams)}", "match_scores")
             scores.update(match_scores)
         self.deal = Deal(rules, dealer, deal)
+        self.deal_spec = deal
         self.state = S = State(rules, dealer, scores)
         S.public = self.deal.public
         for seat, cards in self.deal.initial.items():
@@ -98,9 +99,13 @@ class Hand:
         return None
 
     # ---- applying ---------------------------------------------------------------------------
-    def apply(self, event: dict) -> None:
-        """Check and apply one event; IllegalAction (nothing applied) if the rules refuse it."""
-        phase, action = self._judge(event)
+    def apply(self, event: dict, force: bool = False) -> None:
+        """Check and apply one event; IllegalAction (nothing applied) if the rules refuse it.
+
+        With force=True the obligations (filter and check rules) are not applied: an auditor
+        replays a recorded illegal card that was really played, so the rest of the hand can
+        still be checked. Turn, phase and holding the card are required all the same."""
+        phase, action = self._judge(event, force)
         S = self.state
         S.actor = event["seat"]
         if phase.kind == "tricks":
@@ -122,7 +127,7 @@ class Hand:
         self.events.append(dict(event))
 
     # ---- machinery --------------------------------------------------------------------------
-    def _judge(self, event: dict):
+    def _judge(self, event: dict, force: bool = False):
         S = self.state
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise IllegalAction(WRONG_ACTION, "an event is an object with a 'type'")
@@ -137,6 +142,8 @@ class Hand:
             raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
         S.actor = seat
         target = self._action_of(phase, event)
+        if force:
+            return phase, target
         kept, excluded_by = self._narrow(phase, self._candidates(phase, target), target)
         if excluded_by is not None:
             raise IllegalAction(excluded_by.id, self._explain(excluded_by, target), _source_text(excluded_by.source))

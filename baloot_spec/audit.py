@@ -1,0 +1,222 @@
+"""The referee: replay recorded games, find every illegal action and every wrong score.
+
+For each hand of a `baloot-log/1` document the auditor checks the dealer and the match scores
+it starts from, asks the engine about every event (the refusing rule, its source, the legal
+alternatives), forces a refused event that was physically possible (the card was held, it was
+that player's turn) so the rest of the hand is still checked, and compares every `claimed`
+result with the recomputed one, naming the scoring step where they part. It never raises on
+bad input: an unreadable document is reported as an input error.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .engine.deal import DealError
+from .engine.hand import Hand, RuleRuntimeError
+from .errors import BalootError, IllegalAction, RulesError
+from .log.reader import LogInput, _parse, json_path
+from .log.writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE
+from .rules import load_variant
+
+
+@dataclass
+class Violation:
+    path: str
+    rule: str
+    message: str
+    source: str | None = None
+    claimed: object = None
+    recomputed: object = None
+
+    def as_json(self, where: LogInput) -> dict:
+        out = {"file": where.name, "line": where.line, "path": self.path, "rule": self.rule, "message": self.message}
+        if self.source:
+            out["source"] = self.source
+        if self.claimed is not None or self.recomputed is not None:
+            out["claimed"], out["recomputed"] = self.claimed, self.recomputed
+        return out
+
+
+@dataclass
+class DocumentAudit:
+    where: LogInput
+    hands: int = 0
+    violations: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    errors: list = field(default_factory=list)     # unreadable input
+
+    def as_json(self) -> dict:
+        return {"file": self.where.name, "line": self.where.line, "hands": self.hands,
+                "violations": [v.as_json(self.where) for v in self.violations],
+                "notes": self.notes, "errors": self.errors}
+
+
+def _variant_of(document: dict, override: dict | None):
+    if override:
+        return load_variant(override.get("preset", "default"), override.get("set") or {}, override.get("overlays") or [])
+    variant = document["variant"]
+    return load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
+
+
+def audit_text(name: str, line: int | None, text: str, override: dict | None = None) -> dict:
+    """Parse, check and audit one document given as text (what a worker process runs)."""
+    return audit_input(_parse(text, name, line), override).as_json()
+
+
+def audit_input(item: LogInput, override: dict | None = None) -> DocumentAudit:
+    report = DocumentAudit(item)
+    if item.errors or item.document is None:
+        report.errors.extend(item.errors)
+        return report
+    document = item.document
+    try:
+        rules = _variant_of(document, override)
+    except RulesError as exc:
+        report.errors.append({"path": "$.variant", "message": f"the log's variant cannot be loaded: {exc.render()}"})
+        return report
+    claimed_hash = document["variant"].get("hash")
+    if not override and claimed_hash and claimed_hash != rules.hash:
+        report.violations.append(Violation("$.variant.hash", "log.variant-hash",
+                                           f"the log says variant {claimed_hash}, its preset and settings resolve to {rules.hash}",
+                                           claimed=claimed_hash, recomputed=rules.hash))
+    try:
+        _audit_match(rules, document, report)
+    except RuleRuntimeError as exc:
+        report.errors.append({"path": "$", "message": f"the rules failed on this log: {exc}"})
+    return report
+
+
+def _audit_match(rules, document: dict, report: DocumentAudit) -> None:
+    teams = list(rules.table.teams)
+    scores = dict(document["match"].get("start") or {t: 0 for t in teams})
+    expected_dealer = document["match"]["first_dealer"]
+    ended_after = None
+    match_winner = None
+    step_ids = {name: step_id for name, step_id, _ in rules.facts}
+    step_ids.update({name: step_id for name, step_id, _ in rules.scoring})
+    for k, record in enumerate(document["hands"]):
+        base = f"$.hands[{k}]"
+        report.hands += 1
+        if ended_after is not None:
+            report.violations.append(Violation(base, "match.ended", f"the match was over after hand {ended_after + 1}, yet the log goes on"))
+            return
+        if record["dealer"] != expected_dealer:
+            report.violations.append(Violation(f"{base}.dealer", "deal.dealer",
+                                               f"{record['dealer']} deals, but the deal passes to {expected_dealer}",
+                                               "de: Vorbereitung 1 — Danach gibt jeweils der rechte Nachbar.",
+                                               record["dealer"], expected_dealer))
+        if "match_scores" in record and dict(record["match_scores"]) != scores:
+            report.violations.append(Violation(f"{base}.match_scores", "match.scores",
+                                               f"the hand starts from {record['match_scores']}, the written scores so far are {scores}",
+                                               "de: Spielende", record["match_scores"], dict(scores)))
+        hand = _replay_hand(rules, record, base, scores, report)
+        if hand is None or not hand.is_over():
+            return
+        result = hand.result()
+        _compare_claimed(hand, result, record.get("claimed"), base, step_ids, report)
+        expected_dealer = result["next_dealer"]
+        if result["thrown_in"]:
+            continue
+        written = dict(result["written"])
+        values = _match_step(rules, scores, written, result)
+        scores = dict(values["new_scores"])
+        if values["ended"]:
+            ended_after, match_winner = k, values["winner"]
+    claimed = document.get("claimed")
+    if claimed:
+        if "scores" in claimed and dict(claimed["scores"]) != scores:
+            report.violations.append(Violation("$.claimed.scores", "match.scores", f"claimed final scores {claimed['scores']}, recomputed {scores}",
+                                               "de: Spielende", claimed["scores"], scores))
+        if "winner" in claimed and claimed["winner"] != match_winner:
+            report.violations.append(Violation("$.claimed.winner", "match.winner", f"claimed winner {claimed['winner']}, recomputed {match_winner}",
+                                               "de: Spielende — Sobald eine Partei 152 Spielpunkte oder mehr hat, gewinnt die Partei mit mehr Punkten",
+                                               claimed["winner"], match_winner))
+
+
+def _match_step(rules, scores: dict, written: dict, result: dict) -> dict:
+    from .expr.builtins import Rec
+    values = Rec(scores=Rec(scores), hand=Rec(written=Rec(written), winner=result["winner"], gahwa=bool(result.get("gahwa"))))
+    for name, step_id, fn in rules.match:
+        values[name] = Hand._run(step_id, fn, values)
+    return values
+
+
+def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentAudit):
+    try:
+        hand = Hand(rules, record["dealer"], record["deal"], scores)
+    except DealError as exc:
+        report.violations.append(Violation(f"{base}.{exc.path}", "deal.invalid", str(exc)))
+        return None
+    for j, event in enumerate(record["events"]):
+        path = f"{base}.events[{j}]"
+        refusal = hand.check(event)
+        if refusal is not None:
+            legal = _legal_summary(hand)
+            message = f"{_describe(event)}: {refusal.message}" + (f" (legal: {legal})" if legal else "")
+            report.violations.append(Violation(path, refusal.rule_id, message, refusal.source))
+        try:
+            hand.apply(event, force=refusal is not None)
+        except IllegalAction:
+            report.notes.append(f"{path}: the hand cannot be replayed past this event; the rest of hand {base} is not checked")
+            return None
+        except DealError as exc:
+            report.violations.append(Violation(f"{base}.{exc.path}", "deal.invalid", str(exc)))
+            return None
+    if not hand.is_over():
+        report.violations.append(Violation(f"{base}.events", "hand.incomplete",
+                                           f"the events end in the {hand.phase} phase with {hand.turn()} to act"))
+    return hand
+
+
+def _compare_claimed(hand, result: dict, claimed: dict | None, base: str, step_ids: dict, report: DocumentAudit) -> None:
+    if not claimed:
+        return
+    if "thrown_in" in claimed and claimed["thrown_in"] != result["thrown_in"]:
+        report.violations.append(Violation(f"{base}.claimed.thrown_in", "claimed.thrown_in",
+                                           f"claimed thrown_in {claimed['thrown_in']}, recomputed {result['thrown_in']}",
+                                           claimed=claimed["thrown_in"], recomputed=result["thrown_in"]))
+        return
+    if result["thrown_in"]:
+        return
+    recomputed = {key: _plain(hand.facts[key]) for key in CLAIMED_FROM_FACTS}
+    recomputed["trump"] = getattr(hand.state, "trump", None)
+    recomputed.update({key: _plain(result[key]) for key in CLAIMED_FROM_SCORE})
+    for key in ("buyer", "mode", "trump") + CLAIMED_FROM_FACTS[2:] + CLAIMED_FROM_SCORE:
+        if key not in claimed:
+            continue
+        mine, theirs = recomputed[key], claimed[key]
+        if key == "projects":
+            mine = {t: sorted(v) for t, v in mine.items()}
+            theirs = {t: sorted(v) for t, v in theirs.items()}
+        if mine != theirs:
+            step = step_ids.get(key, f"claimed.{key}")
+            report.violations.append(Violation(f"{base}.claimed.{key}", step,
+                                               f"claimed {key} {json.dumps(theirs)}, recomputed {json.dumps(mine)} (step {step})",
+                                               claimed=theirs, recomputed=mine))
+
+
+def _legal_summary(hand) -> str:
+    try:
+        legal = hand.legal()
+    except BalootError:
+        return ""
+    if not legal:
+        return ""
+    if legal[0]["type"] == "play":
+        return " ".join(a["card"] for a in legal)
+    return ", ".join(" ".join(str(v) for k, v in a.items() if k != "type" and v is not False) for a in legal)
+
+
+def _describe(event: dict) -> str:
+    details = " ".join(str(v) for k, v in event.items() if k not in ("seat", "type") and v not in (False, [], None))
+    return f"{event.get('seat')} {event.get('type')} {details}".strip()
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,133 @@
+"""Read `baloot-log/1` input from files, directories or standard input, without ever raising.
+
+Each document comes with where it was found (file, line for JSON Lines) and either the parsed,
+schema-checked document or the located errors that make it unreadable. Input is streamed: a
+JSON Lines file is read a line at a time, so memory does not grow with its size.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+
+from ..resources import conformance_dir
+
+
+@dataclass
+class LogInput:
+    name: str                      # file name ('-' for standard input)
+    line: int | None               # line of a JSON Lines document
+    document: dict | None = None
+    errors: list = field(default_factory=list)   # [{"path", "message", "line"?, "column"?}]
+
+    @property
+    def where(self) -> str:
+        return f"{self.name}:{self.line}" if self.line else self.name
+
+
+@lru_cache(maxsize=None)
+def _validator():
+    schema = json.loads((conformance_dir() / "schema" / "log.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def json_path(parts) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
+
+
+def check_document(data) -> list:
+    """Schema errors of one parsed document, each with its JSON path (all of them, path order)."""
+    errors = []
+    for error in sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+        errors.append({"path": json_path(error.absolute_path), "message": error.message})
+    return errors
+
+
+def _parse(text: str, name: str, line: int | None) -> LogInput:
+    item = LogInput(name, line)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        error = {"path": "$", "message": f"not valid JSON: {exc.msg}", "column": exc.colno}
+        error["line"] = (line or 0) + exc.lineno - 1 if line else exc.lineno
+        item.errors.append(error)
+        return item
+    except RecursionError:
+        item.errors.append({"path": "$", "message": "not valid JSON: nested too deeply"})
+        return item
+    problems = check_document(data)
+    if problems:
+        item.errors.extend(problems)
+        return item
+    item.document = data
+    return item
+
+
+def _read_stream(stream, name: str, jsonl: bool | None):
+    """Yield (name, line, text) for each document in a stream (line None for a whole file)."""
+    if jsonl is False:
+        yield name, None, stream.read()
+        return
+    number = 0
+    for raw in stream:
+        number += 1
+        text = raw.strip()
+        if not text:
+            continue
+        if jsonl is None and number == 1 and text.startswith("{") and not _is_complete(text):
+            # a pretty-printed single JSON document on standard input: read it whole
+            yield name, None, raw + stream.read()
+            return
+        yield name, number, text
+
+
+def _is_complete(text: str) -> bool:
+    try:
+        json.loads(text)
+        return True
+    except json.JSONDecodeError:
+        return False
+    except RecursionError:
+        return True
+
+
+def read_raw(sources):
+    """Yield (name, line, text, error) for every document in files, directories and '-' (stdin);
+    text is None when the input could not be read (error says why). Parsing is left to the
+    caller, so that it can happen in worker processes."""
+    for source in sources:
+        if source == "-":
+            for name, line, text in _read_stream(sys.stdin, "-", None):
+                yield name, line, text, None
+            continue
+        path = Path(source)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
+        elif path.is_file():
+            files = [path]
+        else:
+            yield str(path), None, None, "no such file or directory"
+            continue
+        for file in files:
+            try:
+                with file.open("r", encoding="utf-8") as stream:
+                    for name, line, text in _read_stream(stream, str(file), True if file.suffix == ".jsonl" else False):
+                        yield name, line, text, None
+            except UnicodeDecodeError as exc:
+                yield str(file), None, None, f"not UTF-8 text: {exc.reason}"
+            except OSError as exc:
+                yield str(file), None, None, f"cannot read: {exc.strerror or exc}"
+
+
+def read_logs(sources):
+    """Yield a parsed, schema-checked LogInput for every document (never raises)."""
+    for name, line, text, error in read_raw(sources):
+        if text is None:
+            yield LogInput(name, line, errors=[{"path": "$", "message": error}])
+        else:
+            yield _parse(text, name, line)

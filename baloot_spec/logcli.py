@@ -1,0 +1,178 @@
+"""The log commands of the CLI: simulate, audit, replay (see `baloot COMMAND --help`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+from itertools import islice
+
+from .errors import BalootError
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+def _override(args) -> dict | None:
+    from .cli import _parse_sets
+    if not (args.preset or args.sets or args.overlays):
+        return None
+    return {"preset": args.preset or "default", "set": _parse_sets(args.sets), "overlays": list(args.overlays)}
+
+
+def simulate(args) -> int:
+    from .cli import _parse_sets, _Usage
+    from .rules import load_variant
+    from .simulate import simulate_hands, simulate_matches, write_jsonl
+    count = args.hands if args.hands is not None else args.matches
+    if count is None or count < 0:
+        raise _Usage("--hands/--matches takes a count of 0 or more")
+    rules = load_variant(args.preset, _parse_sets(args.sets), args.overlays)
+    documents = simulate_hands(rules, count, args.seed) if args.hands is not None else simulate_matches(rules, count, args.seed)
+    progress = _Progress("written", count, force=False)
+    if args.out == "-":
+        write_jsonl(documents, sys.stdout, progress.tick)
+    else:
+        try:
+            with open(args.out, "w", encoding="utf-8") as stream:
+                written = write_jsonl(documents, stream, progress.tick)
+        except OSError as exc:
+            raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        progress.done()
+        print(f"wrote {written} {'hands' if args.hands is not None else 'matches'} to {args.out} "
+              f"(preset {rules.variant.preset}, variant {rules.hash}, seed {args.seed})", file=sys.stderr)
+    return EXIT_OK
+
+
+def audit(args) -> int:
+    from .audit import audit_text
+    from .log.reader import read_raw
+    override = _override(args)
+    if override:  # fail early, located, if the variant given on the command line is broken
+        from .rules import load_variant
+        load_variant(override["preset"], override["set"], override["overlays"])
+    started = time.perf_counter()
+    totals = Counter()
+    by_rule = Counter()
+    reports = []
+    progress = _Progress("hands audited", None, force=args.progress)
+
+    def consume(report: dict) -> None:
+        totals["documents"] += 1
+        totals["hands"] += report["hands"]
+        totals["violations"] += len(report["violations"])
+        totals["unreadable"] += 1 if report["errors"] else 0
+        for violation in report["violations"]:
+            by_rule[violation["rule"]] += 1
+        if args.json:
+            reports.append(report)
+        else:
+            _print_report(report)
+        progress.tick(totals["hands"])
+
+    items = read_raw(args.logs)
+    if args.jobs and args.jobs > 1:
+        import multiprocessing
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            while True:
+                batch = list(islice(items, 256 * args.jobs))
+                if not batch:
+                    break
+                for report in pool.imap(_audit_raw, [(b, override) for b in batch], chunksize=32):
+                    consume(report)
+    else:
+        for item in items:
+            consume(_audit_raw((item, override)))
+    progress.done()
+    elapsed = time.perf_counter() - started
+    summary = {"documents": totals["documents"], "hands": totals["hands"], "violations": totals["violations"],
+               "unreadable": totals["unreadable"], "by_rule": dict(by_rule.most_common()), "seconds": round(elapsed, 3),
+               "hands_per_second": round(totals["hands"] / elapsed, 1) if elapsed > 0 else None}
+    if args.json:
+        print(json.dumps({"summary": summary, "documents": reports}, indent=2))
+    else:
+        print(f"audited {summary['hands']} hands in {summary['documents']} documents in {elapsed:.2f} s: "
+              f"{summary['violations']} violations, {summary['unreadable']} unreadable")
+        for rule, count in by_rule.most_common():
+            print(f"  {count:>6}  {rule}")
+    if totals["unreadable"]:
+        return EXIT_USAGE
+    return EXIT_FOUND if totals["violations"] else EXIT_OK
+
+
+def _audit_raw(job) -> dict:
+    (name, line, text, error), override = job
+    if text is None:
+        return {"file": name, "line": line, "hands": 0, "violations": [], "notes": [],
+                "errors": [{"path": "$", "message": error}]}
+    from .audit import audit_text
+    try:
+        return audit_text(name, line, text, override)
+    except BalootError as exc:  # a rules problem surfacing late: report, never crash the run
+        return {"file": name, "line": line, "hands": 0, "violations": [], "notes": [],
+                "errors": [{"path": "$", "message": str(exc)}]}
+
+
+def _print_report(report: dict) -> None:
+    where = f"{report['file']}:{report['line']}" if report["line"] else report["file"]
+    for error in report["errors"]:
+        position = f":{error['line']}:{error.get('column', 1)}" if error.get("line") and not report["line"] else ""
+        print(f"{where}{position} {error['path']}: unreadable: {error['message']}")
+    for violation in report["violations"]:
+        source = f" ({violation['source']})" if violation.get("source") else ""
+        print(f"{where} {violation['path']}: {violation['rule']}: {violation['message']}{source}")
+    for note in report["notes"]:
+        print(f"{where} note: {note}")
+
+
+def replay(args) -> int:
+    from .cli import _Usage
+    from .log.reader import read_logs
+    from .replay import render_text, replay_hands
+    from .rules import load_variant
+    items = list(read_logs([args.log]))
+    bad = [item for item in items if item.errors]
+    for item in bad:
+        for error in item.errors:
+            print(f"baloot: {item.where} {error['path']}: {error['message']}", file=sys.stderr)
+    if bad:
+        return EXIT_USAGE
+    output = []
+    for item in items:
+        variant = item.document["variant"]
+        rules = load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
+        stories = replay_hands(rules, item.document)
+        if args.hand is not None:
+            if not 1 <= args.hand <= len(stories):
+                raise _Usage(f"--hand {args.hand}: {item.where} has {len(item.document['hands'])} hands")
+            stories = [s for s in stories if s["hand"] == args.hand]
+        output.append({"log": item.where, "variant": rules.variant.describe(), "hands": stories})
+    if args.json:
+        print(json.dumps(output if len(output) != 1 else output[0], indent=2))
+    else:
+        for entry in output:
+            print(f"# {entry['log']}  (preset {entry['variant']['preset']}, variant {entry['variant']['hash']})\n")
+            print(render_text(entry["hands"]))
+    return EXIT_OK
+
+
+class _Progress:
+    """A progress line on stderr for long runs (only on a terminal unless forced)."""
+
+    def __init__(self, what: str, total, force: bool):
+        self.what, self.total = what, total
+        self.enabled = force or sys.stderr.isatty()
+        self.last = 0.0
+        self.count = 0
+
+    def tick(self, count: int) -> None:
+        self.count = count
+        now = time.monotonic()
+        if self.enabled and now - self.last > 0.5:
+            self.last = now
+            of = f"/{self.total}" if self.total else ""
+            print(f"\r{count}{of} {self.what}", end="", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self.enabled and self.last:
+            print(f"\r{self.count} {self.what}", file=sys.stderr)

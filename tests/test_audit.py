@@ -1,0 +1,101 @@
+"""The auditor: simulated logs audit clean; planted faults are found exactly where planted."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from baloot_spec.cli import main
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory):
+    path = tmp_path_factory.mktemp("logs") / "hands.jsonl"
+    assert main(["simulate", "--hands", "400", "--seed", "7", "--out", str(path)]) == 0
+    return path
+
+
+def audit_json(capsys, *argv):
+    code = main(["audit", "--json", *argv])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_simulated_hands_audit_clean(simulated, capsys):
+    code, report = audit_json(capsys, str(simulated))
+    assert code == 0
+    assert report["summary"]["hands"] == 400 and report["summary"]["violations"] == 0
+
+
+def test_simulated_matches_audit_clean(tmp_path, capsys):
+    path = tmp_path / "matches.jsonl"
+    assert main(["simulate", "--matches", "4", "--seed", "3", "--out", str(path)]) == 0
+    code, report = audit_json(capsys, str(path))
+    assert code == 0 and report["summary"]["violations"] == 0
+    assert all(d["hands"] >= 1 for d in report["documents"])
+
+
+def test_planted_cards_not_held_are_the_first_violation(simulated, tmp_path, capsys):
+    planted = tmp_path / "planted.jsonl"
+    before = simulated.read_bytes()
+    subprocess.run([sys.executable, str(TOOLS / "plant_faults.py"), str(simulated), str(planted), "--seed", "5"], check=True)
+    expected = {json.loads(l)["line"]: json.loads(l)["path"] for l in Path(str(planted) + ".expected").read_text().splitlines()}
+    assert len(expected) == 40
+    code, report = audit_json(capsys, str(planted))
+    assert code == 1
+    for document in report["documents"]:
+        if document["line"] in expected:
+            first = document["violations"][0]
+            assert first["path"] == expected[document["line"]], document
+            assert first["rule"] == "play.not-in-hand"
+        else:
+            assert document["violations"] == [], document
+    assert simulated.read_bytes() == before  # the input is never modified
+
+
+def test_a_wrong_claimed_score_names_the_step(simulated, tmp_path, capsys):
+    lines = simulated.read_text().splitlines()
+    document = next(json.loads(l) for l in lines if not json.loads(l)["hands"][0]["claimed"]["thrown_in"])
+    claimed = document["hands"][0]["claimed"]
+    claimed["written"] = {"NS": claimed["written"]["NS"] + 1, "EW": claimed["written"]["EW"]}
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(document))
+    code, report = audit_json(capsys, str(path))
+    assert code == 1
+    [violation] = report["documents"][0]["violations"]
+    assert violation["path"] == "$.hands[0].claimed.written" and violation["rule"] == "score.written"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{not json", "not valid JSON"),
+    ('{"format": "baloot-log/2"}', "baloot-log/1"),
+    ('{"format": "baloot-log/1", "variant": {"preset": "default"}, "match": {"first_dealer": "X"}, "hands": []}', "'X' is not one of"),
+])
+def test_unreadable_input_is_reported_and_exits_2(tmp_path, capsys, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    code = main(["audit", str(path)])
+    out = capsys.readouterr().out
+    assert code == 2 and message in out and "Traceback" not in out
+
+
+def test_an_unknown_card_in_the_deal_is_a_located_violation(simulated, tmp_path, capsys):
+    document = json.loads(simulated.read_text().splitlines()[0])
+    document["hands"][0]["deal"]["deck"][5] = "1X"
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(document))
+    code, report = audit_json(capsys, str(path))
+    [violation] = report["documents"][0]["violations"]
+    assert violation["rule"] == "deal.invalid" and "deal.deck[5]" in violation["path"] and code == 1
+
+
+def test_replay_tells_the_hand(simulated, capsys):
+    assert main(["replay", str(simulated.parent / "hands.jsonl"), "--hand", "1"]) in (0,)
+    out = capsys.readouterr().out
+    assert "Hand 1" in out
+    assert main(["replay", "--json", str(simulated)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert isinstance(data, list) and data[0]["hands"]
