@@ -51,7 +51,8 @@ class Deck:
         self.suits = [str(s) for s in suits]
         self.aliases = {str(k): str(v) for k, v in (aliases or {}).items()}
         self.cards = [Card(r, s) for s in self.suits for r in self.ranks]
-        self._by_text = {c.text: c for c in self.cards}
+        self.exact = {c.text: c for c in self.cards}   # canonical text -> card (the fast path)
+        self._by_text = dict(self.exact)
         for alias, rank in self.aliases.items():
             for s in self.suits:
                 self._by_text[alias + s] = Card(rank, s)

@@ -53,6 +53,8 @@ class Hand:
             S.initial[seat] = list(cards)
             S.hands[seat] = list(cards)
         self.events: list[dict] = []
+        self._version = 0
+        self._legal_cache = None
         self.facts = None
         self.score = None
         self._enter(rules.first_phase)
@@ -84,11 +86,18 @@ class Hand:
         seat = self.turn()
         if seat is None:
             return []
-        S = self.state
-        S.actor = seat
-        phase = self.rules.phases[S.phase]
+        phase = self.rules.phases[self.state.phase]
+        return [self._as_event(phase, a) for a in self._legal_actions(phase, seat)]
+
+    def _legal_actions(self, phase, seat) -> list:
+        """The kept candidates at this position (computed once per position and actor)."""
+        cached = self._legal_cache
+        if cached is not None and cached[0] == self._version and cached[1] == seat:
+            return cached[2]
+        self._set_actor(seat)
         kept, _ = self._narrow(phase, self._candidates(phase), None)
-        return [self._as_event(phase, a) for a in kept]
+        self._legal_cache = (self._version, seat, kept)
+        return kept
 
     def check(self, event: dict):
         """The IllegalAction that refuses `event`, or None if it is legal (nothing is applied)."""
@@ -97,6 +106,19 @@ class Hand:
         except IllegalAction as refusal:
             return refusal
         return None
+
+    def announcements_allowed(self, event: dict) -> bool:
+        """Whether what is said with an action the player may take is allowed (the `require`
+        rules only: a cheap question for a player choosing among legal actions)."""
+        phase = self.rules.phases.get(self.state.phase)
+        seat = self.turn()
+        if phase is None or seat is None or event.get("seat") != seat:
+            return False
+        self._set_actor(seat)
+        try:
+            return self._check_announcements(phase, self._action_of(phase, event), explain=False) is None
+        except IllegalAction:
+            return False
 
     # ---- applying ---------------------------------------------------------------------------
     def apply(self, event: dict, force: bool = False) -> None:
@@ -107,18 +129,21 @@ class Hand:
         still be checked. Turn, phase and holding the card are required all the same."""
         phase, action = self._judge(event, force)
         S = self.state
-        S.actor = event["seat"]
+        self._version += 1
+        self._set_actor(event["seat"])
         if phase.kind == "tricks":
             S.hands[S.actor] = [c for c in S.hands[S.actor] if c is not action.card]
             play = Play(S.actor, action.card, **{k: getattr(action, k) for k in phase.annotations})
             S.trick.append(play)
             S.played.add(action.card)
+            S._memo = {}
             self._effects(phase.on_action, action)
             if len(S.trick) == len(self.rules.table.seats):
                 winner = self._run("winner of " + phase.id, phase.winner, S)
                 S.tricks.append(Trick(S.trick[0].seat, S.trick, winner))
                 S.trick = []
                 S.leader = winner
+                S._memo = {}
                 if not any(S.hands.values()):
                     self._leave(phase)
         else:
@@ -140,25 +165,48 @@ class Hand:
         allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
         if event["type"] not in allowed:
             raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
-        S.actor = seat
+        self._set_actor(seat)
         target = self._action_of(phase, event)
         if force:
             return phase, target
-        kept, excluded_by = self._narrow(phase, self._candidates(phase, target), target)
-        if excluded_by is not None:
-            raise IllegalAction(excluded_by.id, self._explain(excluded_by, target), _source_text(excluded_by.source))
-        for rule in phase.checks:
-            if self._run(rule.id, rule.when, S, target) and not self._run(rule.id, rule.test, S, target):
-                raise IllegalAction(rule.id, self._explain(rule, target), _source_text(rule.source))
+        key = self._key(phase, target)
+        if not any(self._key(phase, a) == key for a in self._legal_actions(phase, seat)):
+            _, excluded_by = self._narrow(phase, self._candidates(phase), key)
+            if excluded_by is not None:
+                raise IllegalAction(excluded_by.id, self._explain(excluded_by, target), _source_text(excluded_by.source))
+        self._check_announcements(phase, target)
         return phase, target
+
+    def _check_announcements(self, phase, target, explain: bool = True):
+        """The `require` rules: what is said with an action (they never narrow the legal set).
+        Raises IllegalAction, or with explain=False returns the refusing rule (None if fine)."""
+        S = self.state
+        rule = None
+        try:
+            for rule in phase.checks:
+                if rule.when(S, target) and not rule.test(S, target):
+                    if not explain:
+                        return rule
+                    raise IllegalAction(rule.id, self._explain(rule, target), _source_text(rule.source))
+            return None
+        except (BalootError, IllegalAction):
+            raise
+        except Exception as exc:
+            raise RuleRuntimeError(rule.id if rule else phase.id, exc) from exc
+
+    @staticmethod
+    def _key(phase, action):
+        return action.card if phase.kind == "tricks" else action.key()
 
     def _action_of(self, phase, event) -> Action:
         S = self.state
         if phase.kind == "tricks":
-            try:
-                card = self.rules.deck.parse(event.get("card"))
-            except CardError as exc:
-                raise IllegalAction(WRONG_ACTION, str(exc)) from None
+            card = self.rules.deck.exact.get(event.get("card"))
+            if card is None:
+                try:
+                    card = self.rules.deck.parse(event.get("card"))
+                except CardError as exc:
+                    raise IllegalAction(WRONG_ACTION, str(exc)) from None
             if card not in S.hands[S.actor]:
                 raise IllegalAction(NOT_IN_HAND.format(action=phase.action), f"{S.actor} does not hold {card}")
             fields = {"card": card}
@@ -180,39 +228,50 @@ class Hand:
             fields[name] = value
         return Action(event["type"], **fields)
 
-    def _candidates(self, phase, target: Action | None = None) -> list:
+    def _candidates(self, phase) -> list:
         S = self.state
         if phase.kind == "tricks":
+            cache = phase.__dict__.setdefault("_card_actions", {})
             out = []
             for card in S.hands[S.actor]:
-                if target is not None and target.card is card:
-                    out.append(target)
-                else:
-                    out.append(Action(phase.action, card=card, **{k: (list(v) if isinstance(v, list) else v)
-                                                                 for k, v in phase.annotations.items()}))
+                action = cache.get(card)
+                if action is None:
+                    action = cache[card] = Action(phase.action, card=card, **{
+                        k: (list(v) if isinstance(v, list) else v) for k, v in phase.annotations.items()})
+                out.append(action)
             return out
-        out = []
-        target_key = target.key() if target is not None else None
-        for action, params in phase.actions.items():
-            names = list(params)
-            for combo in product(*params.values()):
-                candidate = Action(action, **dict(zip(names, combo)))
-                out.append(target if target_key is not None and candidate.key() == target_key else candidate)
-        return out
+        cached = phase.__dict__.get("_call_actions")
+        if cached is None:
+            cached = []
+            for action, params in phase.actions.items():
+                names = list(params)
+                for combo in product(*params.values()):
+                    cached.append(Action(action, **dict(zip(names, combo))))
+            phase._call_actions = cached
+        return cached
 
-    def _narrow(self, phase, candidates: list, target):
-        """Apply the phase's filter rules in order; return (kept, rule that excluded target)."""
+    def _narrow(self, phase, candidates: list, target_key):
+        """Apply the phase's filter rules in order; return (kept, rule that excluded target_key)."""
         S = self.state
         current = candidates
-        for rule in phase.filters:
-            if not self._run(rule.id, rule.when, S):
-                continue
-            keep = [a for a in current if self._run(rule.id, rule.test, S, a)]
-            if rule.if_possible and not keep:
-                continue
-            if target is not None and any(a is target for a in current) and not any(a is target for a in keep):
-                return keep, rule
-            current = keep
+        rule = None
+        try:
+            for rule in phase.filters:
+                if not rule.when(S):
+                    continue
+                test = rule.test
+                keep = [a for a in current if test(S, a)]
+                if rule.if_possible and not keep:
+                    continue
+                if target_key is not None and len(keep) != len(current):
+                    before = any(self._key(phase, a) == target_key for a in current)
+                    if before and not any(self._key(phase, a) == target_key for a in keep):
+                        return keep, rule
+                current = keep
+        except (BalootError, IllegalAction):
+            raise
+        except Exception as exc:
+            raise RuleRuntimeError(rule.id if rule else phase.id, exc) from exc
         return current, None
 
     def _effects(self, effects, action) -> None:
@@ -222,10 +281,12 @@ class Hand:
                 values = self._run(effect.id, effect.values, S, action)
                 for name, value in zip(effect.names, values):
                     setattr(S, name, value)
+                S._memo = {}
 
     def _enter(self, name: str) -> None:
         S = self.state
-        S.actor = None
+        self._set_actor(None)
+        S._memo = {}
         if name == OVER:
             S.phase = OVER
             return
@@ -260,7 +321,7 @@ class Hand:
 
     def _leave(self, phase) -> None:
         S = self.state
-        S.actor = None
+        self._set_actor(None)
         self._effects(phase.on_exit, None)
         self._enter(self._run("next of " + phase.id, phase.next, S))
 
@@ -269,6 +330,12 @@ class Hand:
             return rule.explain(self.state, action)
         except Exception as exc:  # an explanation must never hide the refusal itself
             return f"{rule.id} (explanation failed: {exc})"
+
+    def _set_actor(self, seat) -> None:
+        S = self.state
+        if S.actor != seat:
+            S.actor = seat
+            S._memo = {}
 
     @staticmethod
     def _run(rule_id, fn, *args):

@@ -22,7 +22,7 @@ def random_action(hand: Hand, rng: random.Random) -> dict:
         projects = getattr(hand.state, "projects", None) or {}
         names = [p["name"] for p in projects.get(seat, [])]
         for extra in ({"declare": names} if names else None, {"baloot": True}, {"ekka": True}):
-            if extra and hand.check(dict(action, **extra)) is None:
+            if extra and hand.announcements_allowed(dict(action, **extra)):
                 action.update(extra)
     return action
 

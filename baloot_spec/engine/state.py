@@ -73,6 +73,7 @@ class State:
         self.all_seats = list(rules.table.seats)
         self.suits = list(rules.deck.suits)
         self.leader = None
+        self._memo = {}   # values of zero-argument rule functions at this position (engine clears it)
         for name, value in rules.fresh_state_vars().items():
             setattr(self, name, value)
 

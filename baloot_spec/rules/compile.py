@@ -140,6 +140,17 @@ class _ModuleBuilder:
     def add_named(self, name: str, args: str, body: str) -> None:
         self.lines.append(f"def {name}({args}):\n    return {body}\n")
 
+    def add_memoized(self, name: str, key: str, body: str) -> None:
+        self.lines.append(
+            f"def {name}(S):\n"
+            f"    memo = _getattr(S, '_memo', None)\n"
+            f"    if memo is None:\n"
+            f"        return {body}\n"
+            f"    value = memo.get({key!r}, _MISSING)\n"
+            f"    if value is _MISSING:\n"
+            f"        value = memo[{key!r}] = {body}\n"
+            f"    return value\n")
+
     def source(self) -> str:
         return "\n".join(self.lines)
 
@@ -198,7 +209,12 @@ def compile_variant(variant: Variant) -> CompiledRules:
         params = tuple(fn.get("params") or [])
         scope = Scope(state=any_state - set(params), locals=frozenset(params), **base)
         body = expr(fn["expr"], scope, fn["id"])
-        builder.add_named(f"f_{fn['name']}", ", ".join(("S",) + tuple(f"v_{p}" for p in params)), body)
+        if params:
+            builder.add_named(f"f_{fn['name']}", ", ".join(("S",) + tuple(f"v_{p}" for p in params)), body)
+        else:
+            # A derived value (led_suit, winning...): computed once per position. The engine gives
+            # each position a fresh S._memo; other contexts (scoring facts) have none.
+            builder.add_memoized(f"f_{fn['name']}", fn["name"], body)
 
     rules_by_id = {}
     phases: dict[str, CompiledPhase] = {}
@@ -265,7 +281,8 @@ def compile_variant(variant: Variant) -> CompiledRules:
     match = _steps(builder, rs.lists["match"], set(MATCH_CONTEXT), base, expr)
 
     source = builder.source()
-    namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, **make_builtins(table)}
+    namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_getattr": getattr, "_MISSING": object(),
+                 **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     exec(compile(source, f"<rules {variant.hash}>", "exec"), namespace)  # generated source only
 
