@@ -128,10 +128,14 @@ def _teams(values: dict) -> str:
 
 
 def _call(event: dict) -> str:
-    words = [str(v) for k, v in event.items() if k not in ("seat", "type") and v not in (False, None)]
-    if event.get("closed"):
-        words[-1] = "closed"
-    return f"{event['seat']} {event['type'] if event['type'] != 'bid' else ''}{' '.join(words)}".replace("  ", " ")
+    """'W hokum', 'S double: pass', 'N double: four closed', 'W trump: S'."""
+    words = []
+    for key, value in event.items():
+        if key in ("seat", "type") or value in (False, None):
+            continue
+        words.append("closed" if key == "closed" else str(value))
+    prefix = "" if event["type"] == "bid" else f"{event['type']}: "
+    return f"{event['seat']} {prefix}{' '.join(words)}"
 
 
 def _value(value) -> str:

@@ -179,7 +179,24 @@ def _match(rules, case):
     return dict(case.data["expect"]), actual
 
 
-_KINDS = {"legal": _legal, "reject": _reject, "hand": _hand, "score": _score, "projects": _projects, "match": _match}
+def _audit(rules, case):
+    from ..audit import audit_input
+    from ..log.reader import LogInput, check_document
+    document = case.data["setup"]["log"]
+    problems = check_document(document)
+    if problems:
+        raise _SetupRefused(f"setup.log is not a valid baloot-log/1 document: {problems[0]['path']}: {problems[0]['message']}")
+    report = audit_input(LogInput(case.path, None, document))
+    if report.errors:
+        raise _SetupRefused(f"setup.log cannot be audited: {report.errors[0]}")
+    key = lambda v: (v["path"], v["rule"])
+    expected = sorted(({"path": v["path"], "rule": v["rule"]} for v in case.data["expect"]["violations"]), key=key)
+    actual = sorted(({"path": v.path, "rule": v.rule} for v in report.violations), key=key)
+    return {"violations": expected}, {"violations": actual}
+
+
+_KINDS = {"legal": _legal, "reject": _reject, "hand": _hand, "score": _score, "projects": _projects, "match": _match,
+          "audit": _audit}
 
 
 def _norm_card(text: str) -> str:
