@@ -65,6 +65,17 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "(preset, knob values, overlays, hash).")
     _variant_options(check)
     check.add_argument("--json", action="store_true", help="print the resolved variant as JSON")
+    diff = rules_commands.add_parser("diff", help="every knob and rule that differs between two presets",
+                                     description="List every knob value and every rule (by id) that differs between "
+                                                 "two presets, with the source of each value.")
+    diff.add_argument("preset_a", metavar="P")
+    diff.add_argument("preset_b", metavar="Q")
+    diff.add_argument("--json", action="store_true", help="print as JSON")
+    doc = rules_commands.add_parser("doc", help="generate rules/VARIANTS.md (the knob and preset tables)",
+                                    description="Write the table of every knob (values, default, meaning, sources) "
+                                                "and every preset to rules/VARIANTS.md, or print it.")
+    doc.add_argument("--out", metavar="FILE", help="where to write (default: rules/VARIANTS.md; '-' prints it)")
+    doc.add_argument("--check", action="store_true", help="exit 1 if the file is out of date instead of writing it")
 
     variants = commands.add_parser("variants", help="list the presets and their sources")
     variants.add_argument("--json", action="store_true", help="print as JSON")
@@ -129,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "rules" and args.rules_command == "check":
             return _rules_check(args)
+        if args.command == "rules" and args.rules_command == "diff":
+            return _rules_diff(args)
+        if args.command == "rules" and args.rules_command == "doc":
+            return _rules_doc(args)
         if args.command == "variants":
             return _variants(args)
         if args.command in ("simulate", "audit", "replay"):
@@ -175,6 +190,50 @@ def _rules_check(args) -> int:
     for name, value in described["params"].items():
         mark = "" if value == defaults[name] else "   (not the default)"
         print(f"  {name} = {_show(value)}{mark}")
+    return EXIT_OK
+
+
+def _rules_diff(args) -> int:
+    from .rules.docs import diff_variants
+    diff = diff_variants(args.preset_a, args.preset_b)
+    if args.json:
+        print(json.dumps(diff, indent=2, default=str))
+        return EXIT_OK
+    a, b = args.preset_a, args.preset_b
+    print(f"{a} ({diff['a']['hash']}) vs {b} ({diff['b']['hash']}): {len(diff['knobs'])} knobs, {len(diff['rules'])} rules differ")
+    for knob in diff["knobs"]:
+        print(f"  knob {knob['knob']}: {_show(knob[a])} -> {_show(knob[b])}")
+        print(f"      {a}: {knob['source ' + a]}")
+        print(f"      {b}: {knob['source ' + b]}")
+    for rule in diff["rules"]:
+        print(f"  rule {rule['id']}: {rule['difference']} ({rule['source']})")
+    return EXIT_OK
+
+
+def _rules_doc(args) -> int:
+    from .resources import rules_dir
+    from .rules.docs import variants_markdown
+    text = variants_markdown()
+    target = args.out or str(rules_dir() / "VARIANTS.md")
+    if target == "-":
+        print(text, end="")
+        return EXIT_OK
+    if args.check:
+        try:
+            current = open(target, encoding="utf-8").read()
+        except OSError:
+            current = None
+        if current != text:
+            print(f"{target} is out of date: run `baloot rules doc`", file=sys.stderr)
+            return EXIT_FOUND
+        print(f"{target} is up to date")
+        return EXIT_OK
+    try:
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise _Usage(f"cannot write {target}: {exc.strerror or exc}") from None
+    print(f"wrote {target}")
     return EXIT_OK
 
 

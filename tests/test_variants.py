@@ -77,3 +77,31 @@ def test_a_new_preset_needs_only_yaml(tmp_path):
         "set: {first_lead: buyer, kawesh: true}\n", encoding="utf-8")
     variant = load_variant("family", preset_dirs=(tmp_path,)).variant
     assert variant.knobs["ashkal_round_two"] is True and variant.knobs["first_lead"] == "buyer"
+
+
+def test_variants_md_is_up_to_date():
+    from baloot_spec.resources import rules_dir
+    from baloot_spec.rules.docs import variants_markdown
+    committed = (rules_dir() / "VARIANTS.md").read_text(encoding="utf-8")
+    assert committed == variants_markdown(), "rules/VARIANTS.md is out of date: run `baloot rules doc`"
+
+
+def test_rules_diff_lists_knobs_with_sources():
+    from baloot_spec.rules.docs import diff_variants
+    diff = diff_variants("default", "riyadh")
+    assert [k["knob"] for k in diff["knobs"]] == ["ashkal_round_two"]
+    assert "Riad" in diff["knobs"][0]["source riyadh"]
+    assert diff["rules"] == []
+    assert diff_variants("nl-rulebook", "nl-rulebook")["knobs"] == []
+
+
+def test_rules_diff_sees_overlay_rules(tmp_path):
+    from baloot_spec.rules.docs import diff_variants
+    overlays = tmp_path / "overlays"
+    presets = tmp_path
+    (presets / "lenient.yaml").write_text(
+        "preset: lenient\ntitle: x\nsources: [\"choice: test\"]\noverlays: [" + str(tmp_path / "o.yaml") + "]\n", encoding="utf-8")
+    (tmp_path / "o.yaml").write_text('overlay: o\ntitle: x\nsource: "choice: test"\nremove: [play.hokum.undertrump]\n', encoding="utf-8")
+    from baloot_spec.rules.loader import resolve_variant
+    variant = resolve_variant("lenient", preset_dirs=(presets,))
+    assert "play.hokum.undertrump" not in {item["id"] for _, item in variant.ruleset.items()}
