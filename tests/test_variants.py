@@ -90,18 +90,20 @@ def test_rules_diff_lists_knobs_with_sources():
     from baloot_spec.rules.docs import diff_variants
     diff = diff_variants("default", "riyadh")
     assert [k["knob"] for k in diff["knobs"]] == ["ashkal_round_two"]
-    assert "Riad" in diff["knobs"][0]["source riyadh"]
+    assert "zweiten Runde" in diff["knobs"][0]["source riyadh"]
     assert diff["rules"] == []
     assert diff_variants("nl-rulebook", "nl-rulebook")["knobs"] == []
 
 
 def test_rules_diff_sees_overlay_rules(tmp_path):
     from baloot_spec.rules.docs import diff_variants
-    overlays = tmp_path / "overlays"
-    presets = tmp_path
+    presets = tmp_path / "presets"
+    presets.mkdir()
+    overlay = tmp_path / "no-undertrump.yaml"
+    overlay.write_text('overlay: no-undertrump\ntitle: x\nsource: "choice: test"\nremove: [play.hokum.undertrump]\n', encoding="utf-8")
     (presets / "lenient.yaml").write_text(
-        "preset: lenient\ntitle: x\nsources: [\"choice: test\"]\noverlays: [" + str(tmp_path / "o.yaml") + "]\n", encoding="utf-8")
-    (tmp_path / "o.yaml").write_text('overlay: o\ntitle: x\nsource: "choice: test"\nremove: [play.hokum.undertrump]\n', encoding="utf-8")
-    from baloot_spec.rules.loader import resolve_variant
-    variant = resolve_variant("lenient", preset_dirs=(presets,))
-    assert "play.hokum.undertrump" not in {item["id"] for _, item in variant.ruleset.items()}
+        f"preset: lenient\ntitle: x\nsources: [\"choice: test\"]\noverlays: [{overlay}]\n", encoding="utf-8")
+    diff = diff_variants("default", "lenient", preset_dirs=(presets,))
+    assert diff["knobs"] == []
+    assert diff["rules"] == [{"id": "play.hokum.undertrump", "difference": "only in default",
+                              "source": "choice: the undertrump knob — several apps force a trump when you cannot over-trump (shared/rulebooks README)"}]

@@ -120,6 +120,17 @@ class Hand:
         except IllegalAction:
             return False
 
+    def copy(self) -> "Hand":
+        """An independent copy of the position, for search and perft: every list, dict, set and
+        Rec of the state (and the event log) is copied; cards, plays, finished tricks, actions,
+        the deal and the compiled rules are shared, since nothing changes them in place."""
+        new = object.__new__(type(self))
+        new.__dict__.update({k: (v if k in _SHARED else _copied(v)) for k, v in self.__dict__.items()})
+        state = object.__new__(type(self.state))
+        state.__dict__.update({k: _copied(v) for k, v in self.state.__dict__.items()})
+        new.state = state
+        return new
+
     # ---- applying ---------------------------------------------------------------------------
     def apply(self, event: dict, force: bool = False) -> None:
         """Check and apply one event; IllegalAction (nothing applied) if the rules refuse it.
@@ -371,6 +382,21 @@ def score_facts(rules, facts: dict) -> Rec:
     for name, step_id, fn in rules.scoring:
         values[name] = Hand._run(step_id, fn, values)
     return values
+
+
+_SHARED = frozenset(("rules", "deal", "deal_spec", "state"))   # Hand.copy: not copied (state is, apart)
+
+
+def _copied(value):
+    """A structural copy of the containers in `value`; anything else (cards, plays...) shared."""
+    kind = type(value)
+    if kind is list:
+        return [_copied(v) for v in value]
+    if kind is dict or kind is Rec:
+        return kind({k: _copied(v) for k, v in value.items()})
+    if kind is set:
+        return set(value)
+    return value
 
 
 def _source_text(source) -> str | None:

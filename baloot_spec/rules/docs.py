@@ -59,9 +59,9 @@ def variants_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-def diff_variants(a: str, b: str) -> dict:
+def diff_variants(a: str, b: str, preset_dirs: tuple = ()) -> dict:
     """Every knob and rule item that differs between two presets, with sources."""
-    left, right = resolve_variant(a), resolve_variant(b)
+    left, right = resolve_variant(a, preset_dirs=preset_dirs), resolve_variant(b, preset_dirs=preset_dirs)
     params = left.params
     knobs = []
     for name in params:

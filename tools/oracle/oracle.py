@@ -454,6 +454,27 @@ class Hand:
     def result(self):
         return self._result
 
+    def copy(self):
+        """An independent copy of the position (for perft and for trying an event):
+        the containers that play mutates in place are copied, everything else is shared."""
+        h = object.__new__(Hand)
+        h.__dict__.update(self.__dict__)
+        for name in ("hands", "decls", "baloot_said", "card_points", "tricks_won", "tricks",
+                     "doubling", "trick", "_splits"):
+            v = self.__dict__.get(name)
+            if v is not None:
+                h.__dict__[name] = v.copy()
+        h.credited = {t: list(v) for t, v in self.credited.items()}
+        return h
+
+    def check(self, ev):
+        """The refusal id of `ev`, or None if it is legal (nothing is applied)."""
+        try:
+            self.copy().apply(ev)
+        except Reject as e:
+            return e.rule
+        return None
+
     # ---- apply
     def apply(self, ev):
         s = SIX.get(ev.get("seat"))
@@ -486,24 +507,24 @@ class Hand:
                 return "bid.sun.ace-public", call
             return None, call
         if call == "ashkal":
-            if s not in self.pos[2:]:
-                r = "bid.ashkal.seat"
-            elif K["ashkal_requires"] == "all_passed" and st:
-                r = "bid.ashkal.after-bid"
-            elif K["ashkal_requires"] == "hokum_bid" and st != "hokum":
-                r = "bid.ashkal.needs-hokum"
-            elif self.round >= 2 and not K["ashkal_round_two"]:
-                r = "bid.ashkal.round-two"
-            elif K["ashkal_on_ace"] == "refused" and self.public & 7 == 0:
-                r = "bid.ashkal.ace"
-            elif self.stage == "chance":
-                r = "bid.ashkal.in-chance"
-            else:
+            wrongs = (("bid.ashkal.seat", s not in self.pos[2:]),
+                      ("bid.ashkal.after-bid", K["ashkal_requires"] == "all_passed" and st),
+                      ("bid.ashkal.needs-hokum", K["ashkal_requires"] == "hokum_bid" and st != "hokum"),
+                      ("bid.ashkal.round-two", self.round >= 2 and not K["ashkal_round_two"]),
+                      ("bid.ashkal.ace", K["ashkal_on_ace"] == "refused" and self.public & 7 == 0),
+                      ("bid.ashkal.in-chance", self.stage == "chance"))
+            wrongs = [r for r, bad in wrongs if bad]
+            if not wrongs:
                 return None, call
-            if K["wrongful_ashkal"] == "forced_sun" and r in ("bid.ashkal.seat", "bid.ashkal.ace"):
+            # nl: a wrongful Ashkal (wrong seat, Ace) is a forced Sun -- but only where an Ashkal
+            # may be called at all: after a bid, in round two or in the second chance it is refused.
+            if K["wrongful_ashkal"] == "forced_sun":
+                other = [r for r in wrongs if r not in ("bid.ashkal.seat", "bid.ashkal.ace")]
+                if other:
+                    return other[0], call
                 if self._bid_rule(s, "sun")[0] is None:
                     return None, "sun"
-            return r, call
+            return wrongs[0], call
         if call == "kawesh":
             if not K["kawesh"]:
                 return "bid.kawesh.disabled", call
@@ -739,7 +760,9 @@ class Hand:
             names = [str(n) for n in names]
             if len(_pick(self.split(s), names)) != len(names):
                 return "play.declare.not-held"
-            mine = max(NAMERANK.get(n, 0) for n in names)
+            # de Projekte 1 "nur, wenn noch keiner ein höheres angesagt hat": every name
+            # declared, not only the best one, must be at least the opponents' highest
+            mine = min(NAMERANK.get(n, 0) for n in names)
             for o, ps in self.decls:
                 if o & 1 != s & 1 and any(NAMERANK[p[1]] > mine for p in ps):
                     return "play.declare.lower-than-declared"
