@@ -287,12 +287,18 @@ class Hand:
 
     def _effects(self, effects, action) -> None:
         S = self.state
-        for effect in effects:
-            if self._run(effect.id, effect.when, S, action):
-                values = self._run(effect.id, effect.values, S, action)
-                for name, value in zip(effect.names, values):
-                    setattr(S, name, value)
-                S._memo = {}
+        effect = None
+        try:
+            for effect in effects:
+                if effect.when(S, action):
+                    values = effect.values(S, action)
+                    for name, value in zip(effect.names, values):
+                        setattr(S, name, value)
+                    S._memo = {}
+        except (BalootError, IllegalAction):
+            raise
+        except Exception as exc:
+            raise RuleRuntimeError(effect.id, exc) from exc
 
     def _enter(self, name: str) -> None:
         S = self.state
@@ -387,13 +393,16 @@ def score_facts(rules, facts: dict) -> Rec:
 _SHARED = frozenset(("rules", "deal", "deal_spec", "state"))   # Hand.copy: not copied (state is, apart)
 
 
+_CONTAINERS = frozenset((list, dict, Rec, set))
+
+
 def _copied(value):
     """A structural copy of the containers in `value`; anything else (cards, plays...) shared."""
     kind = type(value)
     if kind is list:
-        return [_copied(v) for v in value]
+        return [_copied(v) if type(v) in _CONTAINERS else v for v in value]
     if kind is dict or kind is Rec:
-        return kind({k: _copied(v) for k, v in value.items()})
+        return kind({k: (_copied(v) if type(v) in _CONTAINERS else v) for k, v in value.items()})
     if kind is set:
         return set(value)
     return value

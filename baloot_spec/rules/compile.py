@@ -121,7 +121,9 @@ class CompiledRules:
         return self.variant.hash
 
     def fresh_state_vars(self) -> dict:
-        return copy.deepcopy(self.state_init)
+        """New initial values: containers copied (one level deep is enough for YAML initials)."""
+        return {name: (value.copy() if isinstance(value, (list, dict)) else value)
+                for name, value in self.state_init.items()}
 
 
 class _ModuleBuilder:

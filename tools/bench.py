@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Benchmarks of baloot-spec, measured as ratios against a baseline in one run.
+
+    python tools/bench.py [--hands N] [--audit-hands N] [--seed S] [--json]
+
+The workload is the same seeded hands for both engines: random legal hands are recorded once
+(with their announcements), then replayed through the DSL engine and through the independent
+oracle, each computing the legal set before every action (deal, bidding, doubling, 32 plays,
+projects, scoring). Also measured: legal-set queries, audit throughput (one process, and
+`--jobs 2` against it), cold rules load in a fresh process, the whole conformance corpus run, and
+the peak memory of auditing a JSONL file at two sizes (it must not grow with the input).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from baloot_spec.engine.hand import Hand  # noqa: E402
+from baloot_spec.engine.random_play import play_random_hand  # noqa: E402
+from baloot_spec.rules import load_variant  # noqa: E402
+
+
+def record_hands(rules, count: int, seed: int) -> list:
+    hands = []
+    for number in range(count):
+        rng = random.Random(f"{seed}:{number}")
+        dealer = rng.choice(rules.table.seats)
+        scores = {"NS": rng.choice([0, 99, 101]), "EW": rng.choice([0, 99, 101])}
+        hand = play_random_hand(rules, rng, dealer, scores)
+        hands.append((dealer, hand.deal_spec, scores, list(hand.events)))
+    return hands
+
+
+def replay_dsl(rules, hands) -> float:
+    started = time.perf_counter()
+    for dealer, deal, scores, events in hands:
+        hand = Hand(rules, dealer, deal, scores)
+        for event in events:
+            hand.legal()
+            hand.apply(event)
+        hand.result()
+    return time.perf_counter() - started
+
+
+def replay_oracle(hands) -> float:
+    from oracle.oracle import Hand as OracleHand
+    started = time.perf_counter()
+    for dealer, deal, scores, events in hands:
+        hand = OracleHand(dealer, deal, scores)
+        for event in events:
+            hand.legal()
+            hand.apply(event)
+        hand.result()
+    return time.perf_counter() - started
+
+
+def legal_queries(rules, hands) -> float:
+    """Legal-set queries per second: each position's first query (no cache can help)."""
+    spent, count = 0.0, 0
+    for dealer, deal, scores, events in hands:
+        hand = Hand(rules, dealer, deal, scores)
+        for event in events:
+            started = time.perf_counter()
+            hand.legal()
+            spent += time.perf_counter() - started
+            count += 1
+            hand.apply(event)
+    return count / spent
+
+
+def run(command: list, **kwargs) -> tuple[float, subprocess.CompletedProcess]:
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, **kwargs)
+    return time.perf_counter() - started, done
+
+
+def peak_rss_mb(command: list) -> float:
+    """Peak resident memory of a child process, in MB (getrusage of the child)."""
+    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", code, *command], capture_output=True, text=True, cwd=ROOT)
+    return int(done.stdout.strip().splitlines()[-1]) / 1024
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=1000, help="hands replayed through both engines")
+    parser.add_argument("--audit-hands", type=int, default=2000, help="hands in the audited JSONL file")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    baloot = [sys.executable, "-m", "baloot_spec"]
+    out = {}
+
+    cold = subprocess.run([sys.executable, "-c", "import time; t = time.perf_counter(); "
+                           "from baloot_spec.rules import load_variant; load_variant(); print(time.perf_counter() - t)"],
+                          capture_output=True, text=True, cwd=ROOT)
+    out["rules_load_cold_s"] = round(float(cold.stdout.strip()), 3)
+    rules = load_variant()
+    started = time.perf_counter()
+    load_variant("default", {"kawesh": "true"})
+    out["rules_compile_variant_s"] = round(time.perf_counter() - started, 3)
+
+    hands = record_hands(rules, args.hands, args.seed)
+    dsl = replay_dsl(rules, hands)
+    oracle = replay_oracle(hands)
+    out["hands"] = len(hands)
+    out["dsl_hands_per_s"] = round(len(hands) / dsl, 1)
+    out["oracle_hands_per_s"] = round(len(hands) / oracle, 1)
+    out["dsl_oracle_time_ratio"] = round(dsl / oracle, 2)
+    out["legal_queries_per_s"] = round(legal_queries(rules, hands[:300]), 1)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        small, large = Path(tmp) / "small.jsonl", Path(tmp) / "large.jsonl"
+        run(baloot + ["simulate", "--hands", str(args.audit_hands), "--seed", str(args.seed), "--out", str(small)])
+        simulate_s, _ = run(baloot + ["simulate", "--hands", str(args.audit_hands), "--seed", str(args.seed), "--out", os.devnull])
+        one_s, done = run(baloot + ["audit", str(small)])
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        two_s, done = run(baloot + ["audit", "--jobs", "2", str(small)])
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        out["audit_hands_per_s"] = round(args.audit_hands / one_s, 1)
+        out["audit_jobs2_speedup"] = round(one_s / two_s, 2)
+        out["audit_simulate_time_ratio"] = round(one_s / simulate_s, 2)
+        with large.open("w") as handle:
+            text = small.read_text()
+            for _ in range(4):
+                handle.write(text)
+        out["audit_input_mb"] = {"small": round(small.stat().st_size / 1e6, 1), "large": round(large.stat().st_size / 1e6, 1)}
+        out["audit_peak_rss_mb"] = round(peak_rss_mb(baloot + ["audit", str(large)]), 1)
+        out["audit_peak_rss_small_mb"] = round(peak_rss_mb(baloot + ["audit", str(small)]), 1)
+
+    corpus_s, done = run(baloot + ["conformance", "run", "--quiet"])
+    out["corpus_run_s"] = round(corpus_s, 2)
+    out["corpus_summary"] = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
+
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for key, value in out.items():
+            print(f"{key:>28}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
