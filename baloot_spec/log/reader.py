@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+import fastjsonschema
 import jsonschema
 
 from ..resources import conformance_dir
@@ -31,9 +32,21 @@ class LogInput:
 
 
 @lru_cache(maxsize=None)
+def _schema() -> dict:
+    return json.loads((conformance_dir() / "schema" / "log.schema.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
 def _validator():
-    schema = json.loads((conformance_dir() / "schema" / "log.schema.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(_schema())
+
+
+@lru_cache(maxsize=None)
+def _fast_validator():
+    """The schema compiled to Python by fastjsonschema: ~40x faster on the (common) valid
+    document. It only says yes or no; the messages come from jsonschema. The schema uses only
+    keywords that mean the same in both (tests/test_log_reader.py checks they agree)."""
+    return fastjsonschema.compile(_schema())
 
 
 def json_path(parts) -> str:
@@ -42,6 +55,11 @@ def json_path(parts) -> str:
 
 def check_document(data) -> list:
     """Schema errors of one parsed document, each with its JSON path (all of them, path order)."""
+    try:
+        _fast_validator()(data)
+        return []
+    except fastjsonschema.JsonSchemaException:
+        pass  # invalid: let jsonschema find and locate every error
     errors = []
     for error in sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         errors.append({"path": json_path(error.absolute_path), "message": error.message})

@@ -1,0 +1,77 @@
+"""The log reader never raises, and its fast schema check agrees with jsonschema 2020-12."""
+
+import copy
+import json
+import random
+
+import jsonschema
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from baloot_spec.audit import audit_input
+from baloot_spec.log.reader import _parse, _schema, check_document
+from baloot_spec.simulate import simulate_hands
+from baloot_spec.rules import load_variant
+
+RULES = load_variant()
+DOCUMENTS = list(simulate_hands(RULES, 6, seed=21))
+VALIDATOR = jsonschema.Draft202012Validator(_schema())
+VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 200), st.sampled_from(
+    ["N", "X", "AS", "10S", "ZZ", "pass", "hokum", "play", "bid", "double", "NS", "", "baloot-log/1"]),
+    st.lists(st.sampled_from(["AS", "KH", "sira", 3]), max_size=3), st.just({}))
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, prefix + (key,))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _paths(value, prefix + (index,))
+
+
+def _mutate(document, rng: random.Random, value):
+    """Drop, duplicate, swap or alter one field or event of a copy of the document."""
+    doc = copy.deepcopy(document)
+    paths = [p for p in _paths(doc) if p]
+    path = rng.choice(paths)
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    action = rng.choice(["drop", "alter", "duplicate", "swap", "type"])
+    if action == "drop":
+        del parent[key]
+    elif action == "alter":
+        parent[key] = value
+    elif action == "duplicate" and isinstance(parent, list):
+        parent.insert(key, copy.deepcopy(parent[key]))
+    elif action == "swap" and isinstance(parent, list) and len(parent) > 1:
+        other = rng.randrange(len(parent))
+        parent[key], parent[other] = parent[other], parent[key]
+    elif action == "type":
+        parent[key] = str(parent[key]) if not isinstance(parent[key], str) else [parent[key]]
+    return doc
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), VALUES)
+def test_mutated_logs_never_crash_the_reader_or_auditor(seed, value):
+    rng = random.Random(seed)
+    document = _mutate(rng.choice(DOCUMENTS), rng, value)
+    fast_says_valid = check_document(document) == []
+    assert fast_says_valid == VALIDATOR.is_valid(document)
+    item = _parse(json.dumps(document), "fuzz.json", None)
+    report = audit_input(item)       # must not raise, whatever the mutation
+    assert report.errors or report.hands >= 0
+    for violation in report.violations:
+        assert violation.path.startswith("$") and violation.rule
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10**9), st.integers(1, 400))
+def test_truncated_logs_are_located_errors(seed, cut):
+    text = json.dumps(random.Random(seed).choice(DOCUMENTS))
+    item = _parse(text[: min(cut, len(text) - 1)], "cut.json", None)
+    assert item.document is None and item.errors and item.errors[0]["message"].startswith("not valid JSON")
+    assert "line" in item.errors[0] and "column" in item.errors[0]
