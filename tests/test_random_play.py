@@ -5,30 +5,12 @@ import random
 import pytest
 
 from baloot_spec.engine.hand import Hand
+from baloot_spec.engine.random_play import play_random_hand, random_deck
 from baloot_spec.rules import load_variant
+from baloot_spec.simulate import simulate_matches
 
 PRESETS = ["default", "nl-rulebook", "saudi-federation", "riyadh", "online-apps"]
-
-
-def play_random_hand(rules, rng, match_scores=None):
-    deck = [c.text for c in rules.deck.cards]
-    rng.shuffle(deck)
-    hand = Hand(rules, rng.choice(rules.table.seats), {"deck": deck}, match_scores)
-    steps = 0
-    while not hand.is_over():
-        legal = hand.legal()
-        assert legal, f"stuck: phase {hand.phase}, {hand.turn()} to act, no legal action"
-        action = dict(rng.choice(legal))
-        if action["type"] == "play":  # announce whatever may be announced, as a player would
-            for extra in ({"declare": [p.name for p in hand.state.projects[hand.turn()]]}, {"baloot": True}, {"ekka": True}):
-                trial = dict(action, seat=hand.turn(), **extra)
-                if hand.check(trial) is None:
-                    action.update(extra)
-        action["seat"] = hand.turn()
-        hand.apply(action)
-        steps += 1
-        assert steps < 200
-    return hand
+SCORES = [0, 60, 99, 100, 101, 140]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -36,9 +18,9 @@ def test_random_hands_keep_the_invariants(preset):
     rules = load_variant(preset)
     rng = random.Random(f"invariants-{preset}")
     played = 0
-    for _ in range(300):
-        scores = {"NS": rng.choice([0, 60, 99, 100, 101, 140]), "EW": rng.choice([0, 60, 99, 100, 101, 140])}
-        hand = play_random_hand(rules, rng, scores)
+    for _ in range(1000):
+        scores = {"NS": rng.choice(SCORES), "EW": rng.choice(SCORES)}
+        hand = play_random_hand(rules, rng, rng.choice(rules.table.seats), scores)
         result = hand.result()
         assert result["next_dealer"] == rules.table.after(hand.state.dealer)
         if result["thrown_in"]:
@@ -54,17 +36,26 @@ def test_random_hands_keep_the_invariants(preset):
         assert all(v >= 0 for v in result["written"].values())
         if result["level"] == 1 and result["winner"] == result["buyer_team"] and not result["kaboot"]:
             assert sum(result["converted"].values()) == (16 if facts.mode == "hokum" else 26)
-    assert played > 200
+    assert played > 700
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_matches_end(preset):
+    rules = load_variant(preset)
+    for document in simulate_matches(rules, 12, seed=4):
+        claimed = document["claimed"]
+        assert claimed["winner"] in ("NS", "EW"), "the match did not end"
+        assert max(claimed["scores"].values()) >= rules.variant.knobs["match_target"] or \
+            any(h.get("claimed", {}).get("gahwa") for h in document["hands"])
 
 
 def test_bidding_never_gets_stuck_in_any_preset():
-    for preset in PRESETS:
-        rules = load_variant(preset)
+    for preset in PRESETS + ["default+knobs"]:
+        rules = load_variant("default", {"kawesh": "true", "third_round": "true", "ashkal_round_two": "true"}) \
+            if preset == "default+knobs" else load_variant(preset)
         rng = random.Random(preset)
-        for _ in range(500):
-            deck = [c.text for c in rules.deck.cards]
-            rng.shuffle(deck)
-            hand = Hand(rules, rng.choice(rules.table.seats), {"deck": deck})
+        for _ in range(600):
+            hand = Hand(rules, rng.choice(rules.table.seats), {"deck": random_deck(rules, rng)})
             while hand.phase in ("bidding", "trump", "doubling"):
                 legal = hand.legal()
                 assert legal and hand.turn() is not None
