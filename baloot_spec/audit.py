@@ -19,6 +19,7 @@ from .errors import BalootError, IllegalAction, RulesError
 from .log.reader import LogInput, _parse, json_path
 from .log.writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE
 from .rules import load_variant
+from .text import plain
 
 
 @dataclass
@@ -180,9 +181,9 @@ def _compare_claimed(hand, result: dict, claimed: dict | None, base: str, step_i
         return
     if result["thrown_in"]:
         return
-    recomputed = {key: _plain(hand.facts[key]) for key in CLAIMED_FROM_FACTS}
+    recomputed = {key: plain(hand.facts[key]) for key in CLAIMED_FROM_FACTS}
     recomputed["trump"] = getattr(hand.state, "trump", None)
-    recomputed.update({key: _plain(result[key]) for key in CLAIMED_FROM_SCORE})
+    recomputed.update({key: plain(result[key]) for key in CLAIMED_FROM_SCORE})
     for key in ("buyer", "mode", "trump") + CLAIMED_FROM_FACTS[2:] + CLAIMED_FROM_SCORE:
         if key not in claimed:
             continue
@@ -212,11 +213,3 @@ def _legal_summary(hand) -> str:
 def _describe(event: dict) -> str:
     details = " ".join(str(v) for k, v in event.items() if k not in ("seat", "type") and v not in (False, [], None))
     return f"{event.get('seat')} {event.get('type')} {details}".strip()
-
-
-def _plain(value):
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value

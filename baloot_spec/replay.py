@@ -10,7 +10,7 @@ from __future__ import annotations
 from .engine.deal import DealError
 from .engine.hand import Hand
 from .errors import IllegalAction
-from .log.writer import _plain
+from .text import plain, show
 
 
 def replay_hands(rules, document: dict) -> list[dict]:
@@ -61,9 +61,9 @@ def replay_hands(rules, document: dict) -> list[dict]:
         story["thrown_in"] = result["thrown_in"]
         story["next_dealer"] = result["next_dealer"]
         if not result["thrown_in"]:
-            story["facts"] = _plain(dict(hand.facts))
+            story["facts"] = plain(dict(hand.facts))
             names = {name: step_id for name, step_id, _ in rules.scoring}
-            story["scoring"] = [{"step": names[name], "name": name, "value": _plain(hand.score[name])}
+            story["scoring"] = [{"step": names[name], "name": name, "value": plain(hand.score[name])}
                                 for name, _, _ in rules.scoring]
             from .audit import _match_step
             values = _match_step(rules, scores, dict(result["written"]), result)
@@ -141,8 +141,4 @@ def _call(event: dict) -> str:
 def _value(value) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+    return show(value)

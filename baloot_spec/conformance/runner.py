@@ -15,6 +15,7 @@ from ..expr.builtins import Rec
 from ..rules import load_variant
 from ..engine.hand import Hand, score_facts
 from ..engine.state import State
+from ..text import plain
 from .corpus import Case
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
@@ -104,7 +105,7 @@ def _hand(rules, case):
     hand = _replay(rules, case.data["setup"])
     if not hand.is_over():
         raise _SetupRefused(f"the events end before the hand does (phase {hand.phase}, {hand.turn()} to act)")
-    return dict(case.data["expect"]), _plain(hand.result())
+    return dict(case.data["expect"]), plain(hand.result())
 
 
 def _score(rules, case):
@@ -115,7 +116,7 @@ def _score(rules, case):
                 projects=Rec({t: list(setup.get("projects", {}).get(t, [])) for t in teams}),
                 baloot=Rec(setup.get("baloot") or {t: False for t in teams}),
                 match_scores=Rec(setup.get("match_scores") or {t: 0 for t in teams}))
-    return dict(case.data["expect"]), _plain(score_facts(rules, facts))
+    return dict(case.data["expect"]), plain(score_facts(rules, facts))
 
 
 def projects_position(rules, setup: dict) -> dict:
@@ -202,14 +203,6 @@ _KINDS = {"legal": _legal, "reject": _reject, "hand": _hand, "score": _score, "p
 def _norm_card(text: str) -> str:
     text = text.upper()
     return "T" + text[2:] if text.startswith("10") else text
-
-
-def _plain(value):
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _matches(expected, actual) -> bool:

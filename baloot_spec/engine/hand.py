@@ -14,6 +14,7 @@ from itertools import product
 from ..cards import CardError
 from ..errors import BalootError, IllegalAction
 from ..expr.builtins import Rec
+from ..text import show
 from .deal import Deal, DealError
 from .state import Action, Play, State, Trick
 
@@ -235,7 +236,7 @@ class Hand:
             default = domain[0] if isinstance(domain[0], bool) else None
             value = event.get(name, default)
             if value not in domain or (isinstance(value, bool) != isinstance(domain[0], bool)):
-                raise IllegalAction(WRONG_ACTION, f"{name} must be one of {', '.join(map(_show, domain))}, not {value!r}")
+                raise IllegalAction(WRONG_ACTION, f"{name} must be one of {', '.join(map(show, domain))}, not {value!r}")
             fields[name] = value
         return Action(event["type"], **fields)
 
@@ -414,11 +415,3 @@ def _source_text(source) -> str | None:
     if isinstance(source, list):
         return "; ".join(map(str, source))
     return str(source)
-
-
-def _show(value) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)

@@ -6,6 +6,8 @@ A finished Hand becomes a hand record (dealer, deal, events and what the engine 
 
 from __future__ import annotations
 
+from ..text import plain
+
 FORMAT = "baloot-log/1"
 
 # Claimed keys of a hand, and where the engine's value comes from: facts or scoring steps.
@@ -20,10 +22,10 @@ def claimed_of(hand) -> dict:
         return {"thrown_in": True}
     claimed = {"thrown_in": False}
     for key in CLAIMED_FROM_FACTS:
-        claimed[key] = _plain(hand.facts[key])
+        claimed[key] = plain(hand.facts[key])
     claimed["trump"] = getattr(hand.state, "trump", None)
     for key in CLAIMED_FROM_SCORE:
-        claimed[key] = _plain(result[key])
+        claimed[key] = plain(result[key])
     return claimed
 
 
@@ -50,11 +52,3 @@ def log_document(rules, hands: list, first_dealer: str, start: dict | None = Non
     if claimed_match is not None:
         document["claimed"] = claimed_match
     return document
-
-
-def _plain(value):
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
