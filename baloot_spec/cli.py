@@ -8,12 +8,12 @@ never as a traceback.
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import sys
 
 from . import __version__
 from .errors import BalootError, LocatedError
+from .text import show
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
@@ -82,15 +82,32 @@ def build_parser() -> argparse.ArgumentParser:
 
     conformance = commands.add_parser("conformance", help="run the conformance corpus")
     conf_commands = conformance.add_subparsers(dest="conformance_command", metavar="SUBCOMMAND", parser_class=_Parser)
-    run = conf_commands.add_parser("run", help="run the corpus against the built-in engine; print a table by feature",
-                                   description="Run every conformance case against the built-in engine, each under "
-                                               "the variant the case names, and print pass/fail/error by feature.")
-    run.add_argument("--preset", metavar="P", help="only the cases written for this preset")
-    run.add_argument("--select", action="append", default=[], metavar="FEATURE",
-                     help="only cases with this feature (repeatable; a prefix like 'play' selects play.*)")
-    run.add_argument("--exclude", action="append", default=[], metavar="FEATURE", help="skip cases with this feature")
+    run = conf_commands.add_parser(
+        "run", help="run the corpus against the built-in engine or any engine program; print a table by feature",
+        description="Run every conformance case, each under the variant the case names, against the built-in "
+                    "engine (in this process) or, with --engine, against an engine program spoken to over "
+                    "baloot-protocol/1 (conformance/PROTOCOL.md). Each case ends as pass, fail, error, skipped, "
+                    "unsupported (not claimed by the engine's hello) or not applicable (--preset).",
+        epilog="Exit codes: 0 every selected case passes or is an expected failure, 1 otherwise (or a stale "
+               "expected-failures entry), 2 usage error, unreadable input or an engine that cannot start.")
+    run.add_argument("--engine", metavar="CMD",
+                     help="the command that starts the engine (shell-split), e.g. 'node conformance/engines/node-sun/engine.js'")
+    run.add_argument("--preset", metavar="P", help="only the cases written for this preset (the others: not applicable)")
+    run.add_argument("--select", action="append", default=[], metavar="FEATURES",
+                     help="only cases with one of these features (comma-separated, repeatable; a prefix like 'play' selects play.*)")
+    run.add_argument("--exclude", action="append", default=[], metavar="FEATURES",
+                     help="skip cases with one of these features (comma-separated, repeatable)")
     run.add_argument("--id", dest="id_pattern", metavar="PATTERN", help="only case ids matching this glob, e.g. 'play.ekka.*'")
+    run.add_argument("--expected-failures", dest="expected_failures", metavar="FILE",
+                     help='JSON {"case-id": "reason"}: cases known to fail; a listed case that passes, or an id that '
+                          "names no case, is an error")
     run.add_argument("--json", dest="json_out", metavar="FILE", help="also write a JSON report to FILE ('-' for stdout)")
+    run.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE (one testsuite per area)")
+    run.add_argument("--markdown", metavar="FILE", help="also write a Markdown compliance table to FILE ('-' for stdout)")
+    run.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                     help="seconds the engine has for each response (default: %(default)s)")
+    run.add_argument("--jobs", type=int, default=1, metavar="N",
+                     help="engine processes run in parallel (with --engine; default: %(default)s)")
     run.add_argument("--quiet", action="store_true", help="print only failures and the totals")
     _log_commands(commands)
     return parser
@@ -189,7 +206,7 @@ def _rules_check(args) -> int:
     defaults = {name: knob.default for name, knob in rules.variant.params.items()}
     for name, value in described["params"].items():
         mark = "" if value == defaults[name] else "   (not the default)"
-        print(f"  {name} = {_show(value)}{mark}")
+        print(f"  {name} = {show(value)}{mark}")
     return EXIT_OK
 
 
@@ -202,7 +219,7 @@ def _rules_diff(args) -> int:
     a, b = args.preset_a, args.preset_b
     print(f"{a} ({diff['a']['hash']}) vs {b} ({diff['b']['hash']}): {len(diff['knobs'])} knobs, {len(diff['rules'])} rules differ")
     for knob in diff["knobs"]:
-        print(f"  knob {knob['knob']}: {_show(knob[a])} -> {_show(knob[b])}")
+        print(f"  knob {knob['knob']}: {show(knob[a])} -> {show(knob[b])}")
         print(f"      {a}: {knob['source ' + a]}")
         print(f"      {b}: {knob['source ' + b]}")
     for rule in diff["rules"]:
@@ -252,65 +269,16 @@ def _variants(args) -> int:
         for source in item["sources"]:
             print(f"    source: {source}")
         for knob, value in item["set"].items():
-            print(f"    {knob} = {_show(value)}")
+            print(f"    {knob} = {show(value)}")
     return EXIT_OK
 
 
-def _feature_selected(features, select, exclude) -> bool:
-    def hit(patterns):
-        return any(f == p or f.startswith(p + ".") or fnmatch.fnmatch(f, p) for f in features for p in patterns)
-    return (not select or hit(select)) and not (exclude and hit(exclude))
-
-
 def _conformance_run(args) -> int:
-    from .conformance.corpus import load_corpus
-    from .conformance.report import feature_table, json_report, totals
-    from .conformance.runner import run_case
-
-    cases = load_corpus()
-    chosen = [c for c in cases
-              if _feature_selected(c.features, args.select, args.exclude)
-              and (not args.id_pattern or fnmatch.fnmatch(c.id, args.id_pattern))
-              and (not args.preset or c.data["variant"].get("preset", "default") == args.preset)]
-    if not chosen:
-        print("baloot: error: no case matches the selection", file=sys.stderr)
-        return EXIT_USAGE
-    outcomes = []
-    show_progress = sys.stderr.isatty() and not args.quiet
-    for number, case in enumerate(chosen, 1):
-        outcome = run_case(case)
-        outcomes.append(outcome)
-        if outcome.status != "pass":
-            print(f"{outcome.status.upper()} {case.id} ({case.path}): {outcome.message}")
-        if show_progress and (number % 50 == 0 or number == len(chosen)):
-            print(f"\r{number}/{len(chosen)} cases", end="", file=sys.stderr, flush=True)
-    if show_progress:
-        print(file=sys.stderr)
-    if not args.quiet:
-        print(feature_table(outcomes))
-    t = totals(outcomes)
-    print(f"conformance: {t['pass']} passed, {t['fail']} failed, {t['error']} errors of {t['total']} cases (built-in engine)")
-    if args.json_out:
-        report = json_report(outcomes, cases, {"name": "baloot-spec built-in engine", "version": __version__},
-                             {"preset": args.preset, "select": args.select, "exclude": args.exclude, "id": args.id_pattern})
-        text = json.dumps(report, indent=2)
-        if args.json_out == "-":
-            print(text)
-        else:
-            try:
-                with open(args.json_out, "w", encoding="utf-8") as handle:
-                    handle.write(text + "\n")
-            except OSError as exc:
-                raise _Usage(f"cannot write {args.json_out}: {exc.strerror or exc}") from None
-    return EXIT_OK if t["fail"] == 0 and t["error"] == 0 else EXIT_FOUND
-
-
-def _show(value) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)
+    from .conformance.command import UsageProblem, run
+    try:
+        return run(args)
+    except UsageProblem as exc:
+        raise _Usage(str(exc)) from None
 
 
 if __name__ == "__main__":

@@ -54,9 +54,9 @@ def run_case(case: Case) -> Outcome:
         return Outcome(case, ERROR, str(exc))
     except BalootError as exc:
         return Outcome(case, ERROR, f"{type(exc).__name__}: {exc}")
-    if _matches(expected, actual):
+    if matches_expected(expected, actual):
         return Outcome(case, PASS)
-    return Outcome(case, FAIL, _difference(expected, actual), expected, actual)
+    return Outcome(case, FAIL, difference(expected, actual), expected, actual)
 
 
 class _SetupRefused(BalootError):
@@ -151,7 +151,7 @@ def _projects(rules, case):
     actual = projects_position(rules, case.data["setup"])
     expected = dict(case.data["expect"])
     if "projects" in expected:
-        expected["projects"] = {seat: [{"name": p["name"], "cards": sorted(_norm_card(c) for c in p["cards"])}
+        expected["projects"] = {seat: [{"name": p["name"], "cards": sorted(norm_card(c) for c in p["cards"])}
                                        for p in projects] for seat, projects in expected["projects"].items()}
         actual["projects"] = {seat: actual["projects"].get(seat, []) for seat in expected["projects"]}
         for side in (expected, actual):
@@ -200,22 +200,22 @@ _KINDS = {"legal": _legal, "reject": _reject, "hand": _hand, "score": _score, "p
           "audit": _audit}
 
 
-def _norm_card(text: str) -> str:
+def norm_card(text: str) -> str:
     text = text.upper()
     return "T" + text[2:] if text.startswith("10") else text
 
 
-def _matches(expected, actual) -> bool:
+def matches_expected(expected, actual) -> bool:
     """Every key of `expected` has the same value in `actual` (extra actual keys are ignored)."""
     if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(k in actual and _matches(v, actual[k]) for k, v in expected.items())
+        return isinstance(actual, dict) and all(k in actual and matches_expected(v, actual[k]) for k, v in expected.items())
     return expected == actual
 
 
-def _difference(expected, actual) -> str:
+def difference(expected, actual) -> str:
     parts = []
     for key, value in expected.items():
         got = actual.get(key, "(missing)") if isinstance(actual, dict) else actual
-        if not _matches(value, got):
+        if not matches_expected(value, got):
             parts.append(f"{key}: expected {json.dumps(value)}, got {json.dumps(got, default=str)}")
     return "; ".join(parts)

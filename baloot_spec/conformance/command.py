@@ -1,0 +1,165 @@
+"""`baloot conformance run`: choose the cases, run them (in process or through an engine
+program), apply the expected failures, print the table and write the reports.
+
+Kept out of cli.py so the command line module stays a thin layer of argument definitions.
+Every problem with the input (an unknown feature or preset, an unreadable expected-failures
+file, an engine that cannot start) is a UsageProblem or a located CaseError: exit 2.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import shlex
+import sys
+
+EXIT_OK, EXIT_FOUND = 0, 1
+
+
+class UsageProblem(Exception):
+    """Bad command-line input; the CLI prints it and exits 2."""
+
+
+def split_patterns(values) -> list[str]:
+    """Repeatable options that also take comma-separated lists: --select a,b --select c."""
+    return [p.strip() for value in values or () for p in value.split(",") if p.strip()]
+
+
+def pattern_hits(feature: str, pattern: str) -> bool:
+    return feature == pattern or feature.startswith(pattern + ".") or fnmatch.fnmatch(feature, pattern)
+
+
+def check_patterns(patterns: list[str], option: str, registry) -> None:
+    for pattern in patterns:
+        if not any(pattern_hits(f, pattern) for f in registry):
+            raise UsageProblem(f"{option} {pattern!r} names no feature (the names are in conformance/features.json, "
+                               f"e.g. {', '.join(list(registry)[:3])}; a prefix like 'play' selects play.*)")
+
+
+def select_cases(cases, select: list[str], exclude: list[str], id_pattern: str | None) -> list:
+    def hit(features, patterns):
+        return any(pattern_hits(f, p) for f in features for p in patterns)
+    return [c for c in cases
+            if (not select or hit(c.features, select)) and not (exclude and hit(c.features, exclude))
+            and (not id_pattern or fnmatch.fnmatch(c.id, id_pattern))]
+
+
+def _writable(path: str | None, option: str) -> None:
+    if path and path != "-":
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise UsageProblem(f"{option} {path}: the folder {folder} does not exist")
+
+
+def _write(path: str, text: str, option: str) -> None:
+    if path == "-":
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+    except OSError as exc:
+        raise UsageProblem(f"{option}: cannot write {path}: {exc.strerror or exc}") from None
+
+
+def run(args) -> int:
+    from .. import __version__
+    from ..rules.loader import load_presets
+    from .corpus import corpus_digest, feature_registry, load_corpus
+    from .expectations import apply_expected_failures, load_expected_failures
+    from .harness import EngineUnavailable, run_engine, run_in_process
+    from .junit import junit_xml
+    from .markdown import markdown_report
+    from .report import dump_report, feature_table, json_report, totals
+    from .runner import ERROR, FAIL
+    from .status import is_expected_failure, is_unexpected
+
+    timeout = 10.0 if getattr(args, "timeout", None) is None else float(args.timeout)
+    jobs = 1 if getattr(args, "jobs", None) is None else int(args.jobs)
+    if not timeout > 0:
+        raise UsageProblem(f"--timeout takes a number of seconds above 0, not {args.timeout}")
+    if jobs < 1:
+        raise UsageProblem(f"--jobs takes a whole number of at least 1, not {args.jobs}")
+    argv = None
+    if getattr(args, "engine", None) is not None:
+        try:
+            argv = shlex.split(args.engine, posix=(os.name == "posix"))
+        except ValueError as exc:
+            raise UsageProblem(f"--engine {args.engine!r}: {exc}") from None
+        if not argv:
+            raise UsageProblem("--engine takes the command that starts the engine, e.g. 'node engine.js'")
+    registry = feature_registry()
+    select, exclude = split_patterns(args.select), split_patterns(args.exclude)
+    check_patterns(select, "--select", registry)
+    check_patterns(exclude, "--exclude", registry)
+    if args.preset and args.preset not in load_presets():
+        raise UsageProblem(f"--preset {args.preset!r} is not a preset (see `baloot variants`: "
+                           f"{', '.join(sorted(load_presets()))})")
+    for path, option in ((args.json_out, "--json"), (getattr(args, "junit", None), "--junit"),
+                         (getattr(args, "markdown", None), "--markdown")):
+        _writable(path, option)
+    expected = {}
+    expected_file = getattr(args, "expected_failures", None)
+    if expected_file:
+        expected = load_expected_failures(expected_file)
+
+    cases = load_corpus()
+    chosen = select_cases(cases, select, exclude, args.id_pattern)
+    if not chosen:
+        print("baloot: error: no case matches the selection", file=sys.stderr)
+        return 2
+
+    show_progress = sys.stderr.isatty() and not args.quiet
+
+    def progress(number, total, outcome):
+        if show_progress and (number % 25 == 0 or number == total):
+            print(f"\r{number}/{total} cases", end="", file=sys.stderr, flush=True)
+
+    if argv is None:
+        result = run_in_process(chosen, args.preset, progress)
+    else:
+        try:
+            result = run_engine(chosen, argv, args.preset, timeout, jobs, progress)
+        except EngineUnavailable as exc:
+            raise UsageProblem(f"the engine {args.engine!r} cannot be used: {exc}") from None
+    if show_progress:
+        print(file=sys.stderr)
+    outcomes = result.outcomes
+    stale = apply_expected_failures(outcomes, expected, [c.id for c in cases], expected_file or "")
+
+    for outcome in outcomes:
+        if outcome.status in (FAIL, ERROR):
+            note = f" [expected failure: {outcome.details['expected_failure']}]" if is_expected_failure(outcome) else ""
+            if args.quiet and note:
+                continue
+            print(f"{outcome.status.upper()} {outcome.case.id} ({outcome.case.path}): {outcome.message}{note}")
+            stderr = outcome.details.get("stderr")
+            if stderr:
+                for line in stderr.rstrip().splitlines()[-8:]:
+                    print(f"    stderr| {line}")
+    for entry in stale:
+        print(f"STALE {expected_file}: {entry['id']!r} {entry['problem']} (reason given: {entry['reason']})")
+    if not args.quiet:
+        print(feature_table(outcomes))
+    t = totals(outcomes)
+    who = "built-in engine" if argv is None else f"{result.engine.get('name', '?')} {result.engine.get('version', '')}".strip()
+    extra = f"; {t['expected_failures']} expected failures" if t["expected_failures"] else ""
+    extra += f"; the engine was restarted {result.restarts} times" if result.restarts else ""
+    print(f"conformance: {t['pass']} passed, {t['fail']} failed, {t['error']} errors, {t['skipped']} skipped, "
+          f"{t['unsupported']} unsupported, {t['not_applicable']} not applicable of {t['total']} cases ({who}{extra})")
+
+    selection = {"preset": args.preset, "select": select, "exclude": exclude, "id": args.id_pattern}
+    corpus = {"version": __version__, "cases": len(cases), "hash": corpus_digest(cases)}
+    if args.json_out:
+        xf = {"file": expected_file, "entries": len(expected), "stale": stale} if expected_file else None
+        report = json_report(outcomes, cases, result.engine, selection, claims=result.claims, command=result.command,
+                             expected_failures=xf, restarts=result.restarts, seconds=result.seconds)
+        _write(args.json_out, dump_report(report), "--json")
+    if getattr(args, "junit", None):
+        _write(args.junit, junit_xml(outcomes, engine=result.engine, corpus_hash=corpus["hash"], stale=stale), "--junit")
+    if getattr(args, "markdown", None):
+        variant = f"preset {args.preset}" if args.preset else "each case under its own variant"
+        _write(args.markdown, markdown_report(outcomes, engine=result.engine, corpus=corpus, variant=variant, stale=stale),
+               "--markdown")
+    failing = any(is_unexpected(o) for o in outcomes) or bool(stale)
+    return EXIT_FOUND if failing else EXIT_OK
