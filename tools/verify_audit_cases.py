@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Cross-check the audit cases (conformance/cases/audit/*.json) with the independent ORACLE.
+
+    python tools/verify_audit_cases.py [FILE ...] [-v]
+
+For every case of kind `audit`, two checks, both with tools/oracle only (no baloot_spec):
+
+1. The planted fault. For every expected violation at an event
+   (`$.hands[k].events[j]`), the events of that hand before it are replayed with the oracle
+   (earlier hands first, for the match scores) and the event is applied: it must raise
+   `Reject` with exactly the expected rule.
+2. The whole report. The log is audited by a small referee built on the oracle: every event is
+   applied; a refused event that was physically possible (the seat's turn, the card held) is
+   recorded and forced through (obligations bypassed, a refused announcement taken as not made),
+   while an event that cannot have happened (`turn.out-of-turn`, `play.not-in-hand`,
+   `phase.wrong-action`) is recorded and ends the check of the log; then the dealer, the match
+   scores, `hand.incomplete`, every `claimed` value, `match.ended` and the claimed final scores
+   and winner. Its violations must be exactly `expect.violations` (path and rule).
+
+Exit 0 when every case passes both checks, 1 otherwise, 2 on unreadable input.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+from oracle import oracle as O  # noqa: E402
+from verify_games import TEAMS, knobs_of, oracle_claims, _norm  # noqa: E402
+
+DEFAULT_DIR = os.path.join(ROOT, "conformance", "cases", "audit")
+STOPPING = ("turn.out-of-turn", "play.not-in-hand", "phase.wrong-action")
+CLAIM_RULE = {
+    "thrown_in": "claimed.thrown_in", "buyer": "fact.buyer", "mode": "fact.mode", "trump": "claimed.trump",
+    "card_points": "fact.card-points", "projects": "fact.projects", "counting_team": "score.counting-team",
+    "converted": "score.converted", "totals": "score.totals", "winner": "score.winner",
+    "kaboot": "score.kaboot", "gahwa": "score.gahwa", "written": "score.written",
+}
+ANNOUNCE = ("ekka", "baloot", "declare")
+EVENT_PATH = re.compile(r"^\$\.hands\[(\d+)\]\.events\[(\d+)\]$")
+
+
+def force(h: O.Hand, ev: dict) -> None:
+    """Apply an event the oracle refuses but that really happened (the seat's turn, the card held):
+    the obligations are bypassed for this one event; a refused announcement counts as not made."""
+    ev = dict(ev)
+    if ev.get("type") == "play":
+        for key in ANNOUNCE:            # drop each announcement the oracle refuses on its own
+            if key in ev:
+                probe = h.copy()
+                probe._play_mask = lambda s, p=probe: (p.hands[s], None)
+                try:
+                    probe.apply({k: v for k, v in ev.items() if k not in ANNOUNCE or k == key})
+                except O.Reject:
+                    del ev[key]
+        h._play_mask = lambda s: (h.hands[s], None)
+    elif ev.get("type") == "bid":
+        h._bid_rule = lambda s, call: (None, call)
+    elif ev.get("type") == "double":
+        h._double_rule = lambda s, call, closed: None
+    try:
+        h.apply(ev)
+    finally:
+        for name in ("_play_mask", "_bid_rule", "_double_rule"):
+            h.__dict__.pop(name, None)
+
+
+def oracle_audit(doc: dict) -> list[dict]:
+    """The violations (path, rule) the oracle-based referee reports for one log."""
+    out = []
+    knobs = knobs_of(doc.get("variant") or {})
+    target = O.knobs_of(knobs)["match_target"]
+    match = doc.get("match") or {}
+    start = match.get("start") or {"NS": 0, "EW": 0}
+    scores = {t: start.get(t, 0) for t in TEAMS}
+    dealer = match.get("first_dealer")
+    winner, ended = None, False
+
+    def v(path, rule):
+        out.append({"path": path, "rule": rule})
+
+    for k, rec in enumerate(doc.get("hands") or []):
+        base = "$.hands[%d]" % k
+        if ended:
+            v(base, "match.ended")
+            return out
+        if rec["dealer"] != dealer:
+            v(base + ".dealer", "deal.dealer")
+        if "match_scores" in rec and {t: rec["match_scores"].get(t) for t in TEAMS} != scores:
+            v(base + ".match_scores", "match.scores")
+        h = O.Hand(rec["dealer"], rec["deal"], dict(scores), knobs)
+        for j, ev in enumerate(rec.get("events") or []):
+            rule = h.check(ev)
+            if rule is None:
+                h.apply(ev)
+                continue
+            v("%s.events[%d]" % (base, j), rule)
+            if rule in STOPPING:
+                return out
+            force(h, ev)
+        if h.result() is None:
+            v(base + ".events", "hand.incomplete")
+            return out
+        mine = oracle_claims(h)
+        claimed = rec.get("claimed") or {}
+        if "thrown_in" in claimed and claimed["thrown_in"] != mine["thrown_in"]:
+            v(base + ".claimed.thrown_in", "claimed.thrown_in")
+        elif not mine["thrown_in"]:
+            for key, value in claimed.items():
+                if key in mine and _norm(key, value) != _norm(key, mine[key]):
+                    v("%s.claimed.%s" % (base, key), CLAIM_RULE[key])
+        r = h.result()
+        dealer = r["next_dealer"]
+        if r["thrown_in"]:
+            continue
+        for t in TEAMS:
+            scores[t] += r["written"][t]
+        if r["gahwa"]:
+            winner, ended = r["winner"], True
+        elif max(scores.values()) >= target and scores["NS"] != scores["EW"]:
+            winner, ended = max(TEAMS, key=lambda t: scores[t]), True
+    claimed = doc.get("claimed") or {}
+    if "scores" in claimed and {t: claimed["scores"].get(t) for t in TEAMS} != scores:
+        v("$.claimed.scores", "match.scores")
+    if "winner" in claimed and claimed["winner"] != winner:
+        v("$.claimed.winner", "match.winner")
+    return out
+
+
+def fault_check(doc: dict, path: str, rule: str):
+    """Replay up to the event at `path` and apply it: None if it raises Reject(rule), else a message."""
+    m = EVENT_PATH.match(path)
+    knobs = knobs_of(doc.get("variant") or {})
+    k, j = int(m.group(1)), int(m.group(2))
+    start = (doc.get("match") or {}).get("start") or {"NS": 0, "EW": 0}
+    scores = {t: start.get(t, 0) for t in TEAMS}
+    for rec in doc["hands"][:k]:                    # earlier hands: only for the match scores
+        h = O.Hand(rec["dealer"], rec["deal"], dict(scores), knobs)
+        for ev in rec["events"]:
+            h.apply(ev)
+        if not h.result()["thrown_in"]:
+            for t in TEAMS:
+                scores[t] += h.result()["written"][t]
+    rec = doc["hands"][k]
+    h = O.Hand(rec["dealer"], rec["deal"], dict(scores), knobs)
+    for ev in rec["events"][:j]:
+        try:
+            h.apply(ev)
+        except O.Reject:
+            force(h, ev)                # an earlier fault of the same hand, really played
+    try:
+        h.apply(rec["events"][j])
+    except O.Reject as exc:
+        return None if exc.rule == rule else "the oracle refuses it with %s, expected %s" % (exc.rule, rule)
+    return "the oracle accepts it, expected a refusal by %s" % rule
+
+
+def _key(v):
+    return (v["path"], v["rule"])
+
+
+def run(files) -> tuple[int, int, list]:
+    passed, failed, lines = 0, 0, []
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            cases = json.load(fh)["cases"]
+        for case in cases:
+            if case.get("kind") != "audit":
+                continue
+            doc = case["setup"]["log"]
+            expected = sorted(({"path": x["path"], "rule": x["rule"]} for x in case["expect"]["violations"]), key=_key)
+            problems = []
+            faults = 0
+            for x in expected:
+                if EVENT_PATH.match(x["path"]):
+                    faults += 1
+                    msg = fault_check(doc, x["path"], x["rule"])
+                    if msg:
+                        problems.append("%s: %s" % (x["path"], msg))
+            try:
+                actual = sorted(oracle_audit(doc), key=_key)
+            except Exception as exc:                    # a bad deal, an unknown card...
+                actual = [{"path": "$", "rule": "error: %s: %s" % (type(exc).__name__, exc)}]
+            if actual != expected:
+                problems.append("the oracle's referee reports %s, expected %s"
+                                % (json.dumps([[a["path"], a["rule"]] for a in actual]),
+                                   json.dumps([[e["path"], e["rule"]] for e in expected])))
+            if problems:
+                failed += 1
+                lines.append("FAIL %s (%s)" % (case["id"], os.path.relpath(f, ROOT)))
+                lines += ["  " + p for p in problems]
+            else:
+                passed += 1
+                lines.append("ok   %s  (%d event fault%s refused by the oracle as expected)"
+                             % (case["id"], faults, "" if faults == 1 else "s"))
+    return passed, failed, lines
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    verbose = "-v" in argv
+    paths = [a for a in argv if a != "-v"] or [DEFAULT_DIR]
+    files = []
+    for p in paths:
+        files += sorted(glob.glob(os.path.join(p, "*.json"))) if os.path.isdir(p) else [p]
+    try:
+        passed, failed, lines = run(files)
+    except (OSError, ValueError, KeyError) as exc:
+        print("unreadable: %s" % exc)
+        return 2
+    for line in lines:
+        if verbose or not line.startswith("ok"):
+            print(line)
+    print("%d audit cases agree with the oracle, %d disagree" % (passed, failed))
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
