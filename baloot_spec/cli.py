@@ -110,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="engine processes run in parallel (with --engine; default: %(default)s)")
     run.add_argument("--quiet", action="store_true", help="print only failures and the totals")
     _log_commands(commands)
+    commands.add_parser("perft", add_help=False,
+                        help="count the action sequences of depth D from a position (baloot perft --help)")
     return parser
 
 
@@ -146,9 +148,24 @@ def _log_commands(commands) -> None:
     replay.add_argument("log", metavar="LOG", help="a .json or .jsonl log ('-' for stdin)")
     replay.add_argument("--hand", type=int, metavar="K", help="only hand K (from 1)")
     replay.add_argument("--json", action="store_true", help="the same facts as JSON")
+    group = replay.add_argument_group("rules variant (default: the variant the log names)")
+    group.add_argument("--preset", metavar="P", help="replay under this preset instead")
+    group.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE", help="override a knob (repeatable)")
+    group.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE", help="apply an overlay (repeatable)")
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["perft"]:  # perft has its own options (baloot perft --help)
+        from .perft import run_perft_cli
+        try:
+            return run_perft_cli(argv[1:])
+        except LocatedError as exc:
+            print(f"baloot: {exc.render()}", file=sys.stderr)
+            return EXIT_USAGE
+        except BalootError as exc:
+            print(f"baloot: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

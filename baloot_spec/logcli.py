@@ -138,8 +138,9 @@ def replay(args) -> int:
     if bad:
         return EXIT_USAGE
     output = []
+    override = _override(args)
     for item in items:
-        variant = item.document["variant"]
+        variant = override or item.document["variant"]
         rules = load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
         stories = replay_hands(rules, item.document)
         if args.hand is not None:
