@@ -33,12 +33,16 @@ class Deal:
         self.completion = rules.deal["completion"]
         if not isinstance(spec, dict):
             raise DealError("a deal is an object with 'deck' or 'hands' and 'public'")
+        self.exposed = None
+        if spec.get("exposed") is not None:  # a card turned face up by accident while dealing
+            self.exposed = self._parse(spec["exposed"], deck, "deal.exposed")
         if "deck" in spec:
             self._from_deck(spec["deck"], packets, deck)
         elif "hands" in spec:
             self._from_hands(spec["hands"], spec.get("public"), deck)
         else:
             raise DealError("a deal needs 'deck' (the card order) or 'hands' and 'public'")
+        self.check_exposed()
 
     def _parse(self, text, deck, path):
         try:
@@ -80,6 +84,10 @@ class Deal:
             raise DealError(f"the public card {self.public} is among a seat's first {self.first} cards", "deal.public")
         self.initial = {seat: self.hands[seat][:self.first] for seat in self.order}
         self.kind = "hands"
+
+    def check_exposed(self) -> None:
+        if self.exposed is not None and not any(self.exposed in cards for cards in self.initial.values()):
+            raise DealError(f"the exposed card {self.exposed} is not among the cards dealt before the bidding", "deal.exposed")
 
     def complete(self, taker: str) -> dict:
         """The cards each seat receives after the bidding (the taker's include the public card)."""

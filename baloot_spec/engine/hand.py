@@ -50,6 +50,7 @@ class Hand:
         self.deal_spec = deal
         self.state = S = State(rules, dealer, scores)
         S.public = self.deal.public
+        S.exposed = self.deal.exposed
         for seat, cards in self.deal.initial.items():
             S.initial[seat] = list(cards)
             S.hands[seat] = list(cards)

@@ -62,6 +62,7 @@ class State:
         self.actor = None
         self.phase = None
         self.public = None
+        self.exposed = None     # a card exposed by accident during the deal, if the deal says so
         self.hands = {seat: [] for seat in rules.table.seats}
         self.initial = {seat: [] for seat in rules.table.seats}
         self.dealt = {seat: [] for seat in rules.table.seats}

@@ -23,7 +23,7 @@ from .loader import Variant
 # Fields the generic engine provides on the state of a hand (see engine/state.py).
 GENERIC_STATE = frozenset({
     "dealer", "actor", "phase", "public", "hands", "hand", "initial", "dealt", "trick", "tricks",
-    "played", "match_scores", "all_cards", "all_seats", "suits",
+    "played", "match_scores", "all_cards", "all_seats", "suits", "exposed",
 })
 # Attributes of the generic values: cards, plays in a trick, finished tricks.
 GENERIC_ATTRIBUTES = frozenset({"suit", "rank", "seat", "card", "leader", "plays", "winner", "cards"})

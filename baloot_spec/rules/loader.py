@@ -254,7 +254,8 @@ class Variant:
 
     @property
     def hash(self) -> str:
-        return variant_hash(self.knobs, self.overlays)
+        changed = {name: value for name, value in self.knobs.items() if value != self.params[name].default}
+        return variant_hash(changed, self.overlays)
 
     def describe(self) -> dict:
         return {"preset": self.preset, "params": dict(sorted(self.knobs.items())), "set": dict(self.sets),
@@ -262,7 +263,9 @@ class Variant:
 
 
 def variant_hash(knobs: dict, overlays: list) -> str:
-    """sha256 of the canonical JSON {"knobs": {...sorted}, "overlays": [names]}, first 16 hex digits.
+    """sha256 of the canonical JSON {"knobs": {...sorted}, "overlays": [names]}, first 16 hex digits,
+    where knobs are those whose value differs from the default (so a new knob, added with its
+    default, leaves every existing variant's hash as it was).
 
     Two implementations that agree on this hash agree on the rules they claim to play."""
     canonical = json.dumps({"knobs": dict(sorted(knobs.items())), "overlays": list(overlays)},
