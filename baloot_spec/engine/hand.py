@@ -272,8 +272,7 @@ class Hand:
             for rule in phase.filters:
                 if not rule.when(S):
                     continue
-                test = rule.test
-                keep = [a for a in current if test(S, a)]
+                keep = rule.keep(S, current)
                 if rule.if_possible and not keep:
                     continue
                 if target_key is not None and len(keep) != len(current):

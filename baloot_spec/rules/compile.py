@@ -66,6 +66,7 @@ class CompiledRule:
     if_possible: bool
     explain: object             # f(S, A) -> str
     source: object
+    keep: object = None         # filters: f(S, candidates) -> the candidates for which `only` holds
 
 
 @dataclass
@@ -252,10 +253,13 @@ def compile_variant(variant: Variant) -> CompiledRules:
             when = _fn(builder, "S", expr(rule.get("when", True), Scope(state=scope.state, **base), rule["id"]))
         else:  # a check looks at the announcements made with the action
             when = _fn(builder, "S, A", expr(rule.get("when", True), scope, rule["id"]))
-        test = _fn(builder, "S, A", expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"]))
+        test_src = expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"])
+        test = _fn(builder, "S, A", test_src)
+        # A filter also gets a whole-list form: one call per position instead of one per candidate.
+        keep = builder.add("S, C", f"[A for A in C if {test_src}]") if kind == "filter" else None
         explain = _template(builder, rule.get("explain") or rule["id"], scope, rule["id"])
         compiled = CompiledRule(rule["id"], rule["phase"], kind, when, test, bool(rule.get("if_possible", False)),
-                                explain, rule.get("source"))
+                                explain, rule.get("source"), keep)
         (phase.filters if kind == "filter" else phase.checks).append(compiled)
         rules_by_id[rule["id"]] = compiled
 
@@ -289,7 +293,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
     exec(compile(source, f"<rules {variant.hash}>", "exec"), namespace)  # generated source only
 
     def bind(obj):
-        for attr in ("when", "test", "explain", "values", "next", "turn", "end", "leader", "winner", "taker"):
+        for attr in ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker"):
             ref = getattr(obj, attr, None)
             if isinstance(ref, str):
                 setattr(obj, attr, namespace[ref])
