@@ -510,7 +510,8 @@ class Hand:
             wrongs = (("bid.ashkal.seat", s not in self.pos[2:]),
                       ("bid.ashkal.after-bid", K["ashkal_requires"] == "all_passed" and st),
                       ("bid.ashkal.needs-hokum", K["ashkal_requires"] == "hokum_bid" and st != "hokum"),
-                      ("bid.ashkal.round-two", self.round >= 2 and not K["ashkal_round_two"]),
+                      # de Varianten (Riad): "auch in der zweiten Runde" -- never in a third
+                      ("bid.ashkal.round-two", self.round >= 3 or (self.round == 2 and not K["ashkal_round_two"])),
                       ("bid.ashkal.ace", K["ashkal_on_ace"] == "refused" and self.public & 7 == 0),
                       ("bid.ashkal.in-chance", self.stage == "chance"))
             wrongs = [r for r, bad in wrongs if bad]

@@ -1,0 +1,223 @@
+"""Perft: how many action sequences of a given length a position has, as chess engines count.
+
+Two engines that agree on every perft count agree on the legal actions of every position of
+the tree, so conformance/perft/ pins the move generator far beyond hand-written cases. A
+node's children are its legal actions; announcements (Ekka, Baloot, projects) are not separate
+actions, so the tree plays every card without them (a setup may make them). A finished hand is
+a leaf. Counts were recorded only where this engine and the independent oracle agreed
+(tools/perft_freeze.py).
+
+    baloot perft --position FILE [--id ID] [--depth D] [--divide] [--engine dsl|oracle] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .errors import BalootError, IllegalAction
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+ENGINES = ("dsl", "oracle")
+
+
+def perft(hand, depth: int) -> int:
+    """The number of distinct action sequences of length `depth` from the position."""
+    if depth == 0:
+        return 1
+    seat = hand.turn()
+    if seat is None:
+        return 0
+    actions = hand.legal()
+    if depth == 1:
+        return len(actions)
+    total = 0
+    for action in actions:
+        child = hand.copy()
+        child.apply(dict(action, seat=seat))
+        total += perft(child, depth - 1)
+    return total
+
+
+def divide(hand, depth: int) -> dict:
+    """perft split by the first action: {canonical action JSON: count of depth - 1 below it}."""
+    seat = hand.turn()
+    if depth < 1 or seat is None:
+        return {}
+    out = {}
+    for action in hand.legal():
+        child = hand.copy()
+        child.apply(dict(action, seat=seat))
+        out[action_key(action)] = perft(child, depth - 1)
+    return out
+
+
+def action_key(action: dict) -> str:
+    """An action as canonical JSON: no seat; a double without `closed` is an open one."""
+    out = {k: v for k, v in action.items() if k != "seat"}
+    if out.get("type") == "double":
+        out["closed"] = bool(out.get("closed", False))
+    return json.dumps(out, sort_keys=True)
+
+
+# ---- positions ------------------------------------------------------------------------------
+
+class PositionError(BalootError):
+    """A perft position that cannot be read or set up."""
+
+
+def load_position(path, position_id: str | None = None) -> dict:
+    """A perft position: a file holding one entry, or a perft file and the id of an entry."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PositionError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise PositionError(f"{path}: not JSON: {exc}") from None
+    if isinstance(data, dict) and isinstance(data.get("positions"), list):
+        entries = data["positions"]
+        if position_id is None and len(entries) != 1:
+            ids = ", ".join(str(e.get("id")) for e in entries if isinstance(e, dict))
+            raise PositionError(f"{path} holds {len(entries)} positions; choose one with --id ({ids})")
+        found = [e for e in entries if isinstance(e, dict) and (position_id is None or e.get("id") == position_id)]
+        if not found:
+            raise PositionError(f"{path}: no position with id {position_id!r}")
+        data = found[0]
+    elif position_id is not None and isinstance(data, dict) and data.get("id") != position_id:
+        raise PositionError(f"{path}: the position's id is {data.get('id')!r}, not {position_id!r}")
+    if not isinstance(data, dict) or not isinstance(data.get("setup"), dict) or "deal" not in data["setup"]:
+        raise PositionError(f"{path}: a position is an object with 'setup' (dealer, deal, events) and 'variant'")
+    variant = data.get("variant", {"preset": "default"})
+    if not isinstance(variant, dict) or not isinstance(variant.get("preset", "default"), str):
+        raise PositionError(f"{path}: 'variant' is {{\"preset\": P, \"set\": {{...}}}}")
+    return data
+
+
+def dsl_hand(position: dict):
+    """The position in the DSL engine (rules loaded for its variant, setup events replayed)."""
+    from .engine.hand import Hand
+    from .rules import load_variant
+    variant = position.get("variant") or {}
+    rules = load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
+    setup = position["setup"]
+    hand = Hand(rules, setup.get("dealer", "N"), setup["deal"], setup.get("match_scores"))
+    for index, event in enumerate(setup.get("events", [])):
+        try:
+            hand.apply(event)
+        except IllegalAction as refusal:
+            raise PositionError(f"setup.events[{index}] {json.dumps(event)} was refused: {refusal}") from None
+    return hand
+
+
+def oracle_modules():
+    """tools/oracle (oracle, presets, perft) from the checkout; it is not part of the package."""
+    tools = Path(__file__).resolve().parent.parent / "tools"
+    if not (tools / "oracle" / "oracle.py").is_file():
+        raise PositionError(f"the oracle is in a checkout's tools/oracle, not found at {tools / 'oracle'}")
+    if str(tools) not in sys.path:
+        sys.path.insert(0, str(tools))
+    from oracle import oracle, perft as oracle_perft, presets
+    return oracle, presets, oracle_perft
+
+
+def oracle_hand(position: dict):
+    """The position in the oracle (its own reading of the preset, plus the variant's knobs)."""
+    oracle, presets, _ = oracle_modules()
+    variant = position.get("variant") or {}
+    preset = variant.get("preset", "default")
+    if preset not in presets.PRESETS:
+        raise PositionError(f"the oracle has no preset {preset!r}")
+    if variant.get("overlays"):
+        raise PositionError("the oracle does not read overlays")
+    knobs = dict(presets.PRESETS[preset])
+    knobs.update(variant.get("set") or {})
+    setup = position["setup"]
+    try:
+        hand = oracle.Hand(setup.get("dealer", "N"), setup["deal"], setup.get("match_scores"), knobs)
+    except (KeyError, ValueError) as exc:
+        raise PositionError(f"the oracle cannot set up the position: {exc}") from None
+    for index, event in enumerate(setup.get("events", [])):
+        try:
+            hand.apply(event)
+        except oracle.Reject as refusal:
+            raise PositionError(f"setup.events[{index}] {json.dumps(event)} was refused by the oracle: {refusal}") from None
+    return hand
+
+
+def setup(position: dict, engine: str = "dsl"):
+    """(the position in `engine`, that engine's perft module-like functions (perft, divide))."""
+    if engine == "oracle":
+        return oracle_hand(position), oracle_modules()[2]
+    return dsl_hand(position), sys.modules[__name__]
+
+
+def count(position: dict, depth: int, engine: str = "dsl", split: bool = False):
+    """perft (or divide with split=True) of a position in one engine."""
+    hand, counter = setup(position, engine)
+    return counter.divide(hand, depth) if split else counter.perft(hand, depth)
+
+
+# ---- command line ---------------------------------------------------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="baloot perft", description="Count the action sequences of a given length from a "
+                "position (perft), to check a move generator; with --divide, split by the first action.",
+                epilog="Exit codes: 0 ok, 1 the count differs from the one recorded in the position, "
+                       "2 usage error or unreadable position.")
+    p.add_argument("--position", required=True, metavar="FILE",
+                   help="a perft position (an entry of conformance/perft/<preset>/*.json), or a perft file with --id")
+    p.add_argument("--id", dest="position_id", metavar="ID", help="the position to take from a perft file")
+    p.add_argument("--depth", type=int, metavar="D",
+                   help="the sequence length (default: the deepest recorded count, else 1)")
+    p.add_argument("--divide", action="store_true", help="print the count below each first action")
+    p.add_argument("--engine", choices=ENGINES, default="dsl", help="the DSL engine (default) or the oracle")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    return p
+
+
+def run_perft_cli(argv) -> int:
+    """`baloot perft ...`: 0 ok, 1 a recorded count differs, 2 usage error or bad position."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    try:
+        position = load_position(args.position, args.position_id)
+        recorded = position.get("counts") or {}
+        depth = args.depth if args.depth is not None else max((int(d) for d in recorded if str(d).isdigit()), default=1)
+        if depth < 0:
+            raise PositionError("--depth must be 0 or more")
+        hand, counter = setup(position, args.engine)
+        start = time.perf_counter()
+        split = counter.divide(hand, depth) if args.divide else counter.perft(hand, depth)
+        seconds = time.perf_counter() - start
+    except BalootError as exc:
+        print(f"baloot perft: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    nodes = sum(split.values()) if args.divide else split
+    if args.divide and depth == 0:
+        nodes = 1
+    expected = recorded.get(str(depth))
+    if args.json:
+        out = {"id": position.get("id"), "engine": args.engine, "depth": depth, "nodes": nodes,
+               "expected": expected, "seconds": round(seconds, 3)}
+        if args.divide:
+            out["divide"] = dict(sorted(split.items()))
+        print(json.dumps(out, indent=2))
+    else:
+        if args.divide:
+            for key, n in sorted(split.items()):
+                print(f"{key}: {n}")
+        verdict = "" if expected is None else (" (recorded: ok)" if expected == nodes else f" (recorded: {expected}: DIFFERENT)")
+        print(f"{position.get('id', args.position)}: perft({depth}) = {nodes} [{args.engine}, {seconds:.2f}s]{verdict}")
+    return EXIT_FOUND if expected is not None and expected != nodes else EXIT_OK

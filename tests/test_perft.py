@@ -1,0 +1,96 @@
+"""Every recorded perft count (conformance/perft/) reproduced by the DSL engine and by the
+independent oracle; Hand.copy() independence; the `baloot perft` entry point's exit codes."""
+
+import glob
+import json
+import os
+import random
+
+import pytest
+
+from baloot_spec import perft as P
+from baloot_spec.rules import load_variant
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FILES = sorted(glob.glob(os.path.join(ROOT, "conformance", "perft", "*", "*.json")))
+POSITIONS = [(f, p) for f in FILES for p in json.load(open(f, encoding="utf-8"))["positions"]]
+PRESETS = ["default", "nl-rulebook", "saudi-federation", "riyadh", "online-apps"]
+
+
+def test_every_preset_has_ten_positions_with_counts():
+    ids = [p["id"] for _, p in POSITIONS]
+    assert len(ids) == len(set(ids))
+    for preset in PRESETS:
+        mine = [p for _, p in POSITIONS if p["variant"]["preset"] == preset]
+        assert len(mine) >= 10, preset
+        for p in mine:
+            assert p["counts"] and all(isinstance(n, int) for n in p["counts"].values()), p["id"]
+
+
+@pytest.mark.parametrize("engine", P.ENGINES)
+@pytest.mark.parametrize("position", [p for _, p in POSITIONS], ids=[p["id"] for _, p in POSITIONS])
+def test_perft_counts(position, engine):
+    got = {d: P.count(position, int(d), engine) for d in position["counts"]}
+    assert got == position["counts"]
+
+
+def test_divide_adds_up_to_perft():
+    position = next(p for _, p in POSITIONS if p["id"] == "default.play.overtrump")
+    for engine in P.ENGINES:
+        split = P.count(position, 3, engine, split=True)
+        assert sum(split.values()) == position["counts"]["3"]
+        assert len(split) == position["counts"]["1"]
+    assert P.count(position, 3, "dsl", split=True) == P.count(position, 3, "oracle", split=True)
+
+
+@pytest.mark.parametrize("engine", P.ENGINES)
+def test_a_copy_is_independent_of_its_original(engine):
+    rules = load_variant("default")
+    rng = random.Random("copy")
+    for _ in range(6):
+        deck = [c.text for c in rules.deck.cards]
+        rng.shuffle(deck)
+        setup = {"dealer": rng.choice("NESW"), "deal": {"deck": deck}, "events": []}
+        hand = P.dsl_hand({"setup": setup}) if engine == "dsl" else P.oracle_hand({"setup": setup})
+        played = []
+        while hand.turn() is not None:
+            if rng.random() < 0.3:
+                before = (hand.turn(), hand.legal(), list(played))
+                copy = hand.copy()
+                while copy.turn() is not None:                # play the copy out
+                    copy.apply(dict(rng.choice(copy.legal()), seat=copy.turn()))
+                assert (hand.turn(), hand.legal(), played) == before
+                assert copy.result() is not None and hand.result() is None
+            event = dict(rng.choice(hand.legal()), seat=hand.turn())
+            hand.apply(event)
+            played.append(event)
+
+
+def _write(tmp_path, data, name="p.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_cli_exit_codes(tmp_path, capsys):
+    f, position = next((f, p) for f, p in POSITIONS if p["id"] == "default.play.closed")
+    assert P.run_perft_cli(["--position", f, "--id", position["id"], "--depth", "2"]) == 0
+    assert P.run_perft_cli(["--position", _write(tmp_path, position), "--engine", "oracle", "--json"]) == 0
+    wrong = dict(position, counts={"2": position["counts"]["2"] + 1})
+    assert P.run_perft_cli(["--position", _write(tmp_path, wrong), "--divide"]) == 1
+    assert P.run_perft_cli(["--position", f]) == 2                       # a file of many: --id needed
+    assert P.run_perft_cli(["--position", str(tmp_path / "missing.json")]) == 2
+    bad = dict(position, setup=dict(position["setup"], events=[{"seat": "N", "type": "play", "card": "AS"}]))
+    assert P.run_perft_cli(["--position", _write(tmp_path, bad)]) == 2   # a setup event refused
+    assert P.run_perft_cli(["--position", f, "--depth", "x"]) == 2
+    capsys.readouterr()
+
+
+def test_cli_json_output(tmp_path, capsys):
+    position = next(p for _, p in POSITIONS if p["id"] == "riyadh.bidding.round-two")
+    path = _write(tmp_path, position)
+    capsys.readouterr()
+    assert P.run_perft_cli(["--position", path, "--depth", "2", "--divide", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["nodes"] == position["counts"]["2"] == sum(out["divide"].values())
+    assert out["expected"] == position["counts"]["2"] and out["engine"] == "dsl"
