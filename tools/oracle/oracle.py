@@ -66,6 +66,7 @@ DEFAULTS = {
     "trump_sequence_first": False, "project_tie": "first_declared", "four_aces_hokum": "hundred",
     "counting_team": "de", "tie_rule": "digit", "kaboot_doubled": "scaled",
     "baloot_of_losers": "to_winners", "match_target": 152, "winner_basis": "game_points",
+    "exposed_card": "stands",
 }
 
 
@@ -417,6 +418,12 @@ class Hand:
         self.tricks_won = [0, 0]
         self._result = None
         self._splits = {}
+        # nl Instelling: a card turned face up while dealing must be accepted, unless it is an
+        # Ace: then the same dealer deals again.
+        exposed = deal.get("exposed")
+        if exposed is not None and K["exposed_card"] == "ace_redeals" and parse_card(exposed) % 8 == RANKS.index("A"):
+            self._throw_in()
+            self._result["next_dealer"] = dealer
 
     # ---- queries
     def turn(self):

@@ -7,6 +7,9 @@ PRESETS = {
     "default": {},
 
     "nl-rulebook": {
+        # nl Instelling: "heeft de speler niet het recht deze te weigeren, tenzij het een aas is,
+        # in welk geval de schudbeurt opnieuw begint met dezelfde dealer"
+        "exposed_card": "ace_redeals",
         # nl Scoren, Sun: "Ronde score = score (tot de dichtstbijzijnde 10) dan delen over 10 dan x 2"
         "sun_conversion": "half_up",
         # nl Scoren, Hokom: "Ronde score = score (naar dichtstbijzijnde 10) dan delen door 10"

@@ -58,6 +58,9 @@ def replay(setup, knobs):
     return h
 
 
+IMPLEMENTED = {"legal", "reject", "hand", "score", "projects", "match"}
+
+
 def run_case(case):
     """-> None when it passes, else (expected, actual)."""
     kind, setup, expect = case["kind"], case.get("setup", {}), case.get("expect", {})
@@ -101,7 +104,7 @@ def main(argv):
             files += sorted(glob.glob(os.path.join(p, "**", "*.json"), recursive=True))
         else:
             files.append(p)
-    passed = failed = 0
+    passed = failed = skipped = 0
     for f in files:
         try:
             with open(f, encoding="utf-8") as fh:
@@ -110,6 +113,9 @@ def main(argv):
             print("unreadable %s: %s" % (f, e))
             return 2
         for case in cases:
+            if case.get("kind") not in IMPLEMENTED:  # e.g. audit: the oracle is no referee
+                skipped += 1
+                continue
             try:
                 r = run_case(case)
             except Exception as e:      # a setup event refused, a bad card...
@@ -120,7 +126,7 @@ def main(argv):
                 failed += 1
                 print("FAIL %s  expected %s  actual %s" % (case.get("id"), json.dumps(r[0], sort_keys=True),
                                                          json.dumps(r[1], sort_keys=True)))
-    print("%d passed, %d failed" % (passed, failed))
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed else 0
 
 
