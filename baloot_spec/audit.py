@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 
 from .engine.deal import DealError
-from .engine.hand import Hand, RuleRuntimeError
+from .engine.hand import Hand, RuleRuntimeError, match_step
 from .errors import BalootError, IllegalAction, RulesError
 from .log.reader import LogInput, _parse, json_path
 from .log.writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE
@@ -127,8 +127,7 @@ def _audit_match(rules, document: dict, report: DocumentAudit) -> None:
         expected_dealer = result["next_dealer"]
         if result["thrown_in"]:
             continue
-        written = dict(result["written"])
-        values = _match_step(rules, scores, written, result)
+        values = match_step(rules, scores, result)
         scores = dict(values["new_scores"])
         if values["ended"]:
             ended_after, match_winner = k, values["winner"]
@@ -143,14 +142,6 @@ def _audit_match(rules, document: dict, report: DocumentAudit) -> None:
             report.violations.append(Violation("$.claimed.winner", "match.winner", f"claimed winner {claimed['winner']}, recomputed {match_winner}",
                                                "de: Spielende — Sobald eine Partei 152 Spielpunkte oder mehr hat, gewinnt die Partei mit mehr Punkten",
                                                claimed["winner"], match_winner))
-
-
-def _match_step(rules, scores: dict, written: dict, result: dict) -> dict:
-    from .expr.builtins import Rec
-    values = Rec(scores=Rec(scores), hand=Rec(written=Rec(written), winner=result["winner"], gahwa=bool(result.get("gahwa"))))
-    for name, step_id, fn in rules.match:
-        values[name] = Hand._run(step_id, fn, values)
-    return values
 
 
 def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentAudit):

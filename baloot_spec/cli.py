@@ -115,6 +115,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _log_variant_options(parser, verb: str) -> None:
+    group = parser.add_argument_group("rules variant (default: the variant each log names)")
+    group.add_argument("--preset", metavar="P", help=f"{verb} under this preset instead")
+    group.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE", help="override a knob (repeatable)")
+    group.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE", help="apply an overlay (repeatable)")
+
+
 def _log_commands(commands) -> None:
     simulate = commands.add_parser("simulate", help="write seeded random games as baloot-log/1 JSON Lines",
                                    description="Play seeded random legal games with the built-in engine and write them "
@@ -137,10 +144,7 @@ def _log_commands(commands) -> None:
     audit.add_argument("--json", action="store_true", help="print the report as JSON")
     audit.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     audit.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
-    group = audit.add_argument_group("rules variant (default: the variant each log names)")
-    group.add_argument("--preset", metavar="P", help="audit under this preset instead")
-    group.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE", help="override a knob (repeatable)")
-    group.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE", help="apply an overlay (repeatable)")
+    _log_variant_options(audit, "audit")
 
     replay = commands.add_parser("replay", help="tell a recorded game hand by hand",
                                  description="Replay a baloot-log/1 game and tell it as a score sheet: deal, bidding, "
@@ -148,10 +152,7 @@ def _log_commands(commands) -> None:
     replay.add_argument("log", metavar="LOG", help="a .json or .jsonl log ('-' for stdin)")
     replay.add_argument("--hand", type=int, metavar="K", help="only hand K (from 1)")
     replay.add_argument("--json", action="store_true", help="the same facts as JSON")
-    group = replay.add_argument_group("rules variant (default: the variant the log names)")
-    group.add_argument("--preset", metavar="P", help="replay under this preset instead")
-    group.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE", help="override a knob (repeatable)")
-    group.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE", help="apply an overlay (repeatable)")
+    _log_variant_options(replay, "replay")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,7 @@ each trick with its winner and points, the projects and Baloot, every scoring st
 from __future__ import annotations
 
 from .engine.deal import DealError
-from .engine.hand import Hand
+from .engine.hand import Hand, match_step
 from .errors import IllegalAction
 from .text import plain, show
 
@@ -46,7 +46,7 @@ def replay_hands(rules, document: dict) -> list[dict]:
                 story["tricks"].append({
                     "number": len(hand.state.tricks), "leader": trick.leader, "winner": trick.winner, "points": points,
                     "plays": [{"seat": p.seat, "card": p.card.text,
-                               **{a: getattr(p, a) for a in ("ekka", "declare", "baloot") if getattr(p, a, None)}}
+                               **{a: getattr(p, a) for a in _announcements(rules) if getattr(p, a, None)}}
                               for p in trick.plays]})
         S = hand.state
         story["contract"] = {"mode": getattr(S, "mode", None), "trump": getattr(S, "trump", None),
@@ -65,8 +65,7 @@ def replay_hands(rules, document: dict) -> list[dict]:
             names = {name: step_id for name, step_id, _ in rules.scoring}
             story["scoring"] = [{"step": names[name], "name": name, "value": plain(hand.score[name])}
                                 for name, _, _ in rules.scoring]
-            from .audit import _match_step
-            values = _match_step(rules, scores, dict(result["written"]), result)
+            values = match_step(rules, scores, result)
             scores = dict(values["new_scores"])
             story["match_after"] = dict(scores)
             if values["ended"]:
@@ -74,6 +73,11 @@ def replay_hands(rules, document: dict) -> list[dict]:
         else:
             story["match_after"] = dict(scores)
     return stories
+
+
+def _announcements(rules) -> list:
+    """What may be said with a card: the annotations the rules' trick phase declares."""
+    return [name for phase in rules.phases.values() if phase.kind == "tricks" for name in phase.annotations]
 
 
 def _trick_points(rules, hand, trick) -> int | None:
@@ -102,7 +106,7 @@ def render_text(stories: list[dict]) -> str:
             lines.append(f"  contract  {contract['mode']}{extra}  buyer {contract['buyer']}  takes the public card: {contract['taker']}{raised}{closed}")
         for trick in story.get("tricks", []):
             plays = "  ".join(f"{p['seat']} {p['card']}" + "".join(f" [{a}{'=' + ','.join(p[a]) if isinstance(p[a], list) else ''}]"
-                                                                     for a in ("ekka", "declare", "baloot") if a in p)
+                                                                     for a in p if a not in ("seat", "card"))
                               for p in trick["plays"])
             lines.append(f"  trick {trick['number']:<2}  {plays}   -> {trick['winner']} ({trick['points']})")
         for refused in story.get("refused", []):

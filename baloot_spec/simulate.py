@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 
+from .engine.hand import match_step
 from .engine.random_play import play_random_hand
 from .log.writer import hand_record, log_document
 
@@ -28,7 +29,6 @@ def simulate_hands(rules, count: int, seed: int):
 
 def simulate_matches(rules, count: int, seed: int, max_hands: int = 300):
     """Yield one log document per random match, with the claimed final scores and winner."""
-    from .audit import _match_step
     for number in range(count):
         rng = random.Random(f"{seed}:match:{number}")
         first = dealer = rng.choice(rules.table.seats)
@@ -41,7 +41,7 @@ def simulate_matches(rules, count: int, seed: int, max_hands: int = 300):
             dealer = result["next_dealer"]
             if result["thrown_in"]:
                 continue
-            values = _match_step(rules, scores, dict(result["written"]), result)
+            values = match_step(rules, scores, result)
             scores = dict(values["new_scores"])
             if values["ended"]:
                 winner = values["winner"]

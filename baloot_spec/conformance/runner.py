@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..errors import BalootError, IllegalAction
 from ..expr.builtins import Rec
 from ..rules import load_variant
-from ..engine.hand import Hand, score_facts
+from ..engine.hand import Hand, match_step, score_facts
 from ..engine.state import State
 from ..text import plain
 from .corpus import Case
@@ -160,13 +160,13 @@ def _projects(rules, case):
 
 
 def run_match(rules, start: dict, hands: list) -> dict:
+    """A match from written scores: each hand as the case gives it ({written, gahwa: team})."""
     scores = Rec(start)
     ended_after, winner = None, None
     for number, hand in enumerate(hands, 1):
         gahwa_team = hand.get("gahwa")
-        values = Rec(scores=scores, hand=Rec(written=Rec(hand["written"]), winner=gahwa_team, gahwa=gahwa_team is not None))
-        for name, step_id, fn in rules.match:
-            values[name] = Hand._run(step_id, fn, values)
+        values = match_step(rules, scores, {"written": Rec(hand["written"]), "winner": gahwa_team,
+                                            "gahwa": gahwa_team is not None})
         scores = values.new_scores
         if values.ended:
             ended_after, winner = number, values.winner

@@ -383,6 +383,15 @@ class Hand:
         return out
 
 
+def match_step(rules, scores: dict, hand_result: dict) -> Rec:
+    """Run the match steps after one hand: `scores` before it, `hand` = its result (every scoring
+    step by name, e.g. written, winner, gahwa). Returns every match step's value by name."""
+    values = Rec(scores=Rec(scores), hand=Rec(hand_result))
+    for name, step_id, fn in rules.match:
+        values[name] = Hand._run(step_id, fn, values)
+    return values
+
+
 def score_facts(rules, facts: dict) -> Rec:
     """Run the scoring steps over a hand's facts; every step's value, by name."""
     values = Rec(facts)

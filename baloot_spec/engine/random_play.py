@@ -18,10 +18,14 @@ def random_action(hand: Hand, rng: random.Random) -> dict:
     (declare all held projects, Baloot, Ekka), as a careful player would make them."""
     seat = hand.turn()
     action = dict(rng.choice(hand.legal()), seat=seat)
-    if action["type"] == "play":
-        projects = getattr(hand.state, "projects", None) or {}
-        names = [p["name"] for p in projects.get(seat, [])]
-        for extra in ({"declare": names} if names else None, {"baloot": True}, {"ekka": True}):
+    phase = hand.rules.phases[hand.phase]
+    if phase.kind == "tricks":
+        for name, default in phase.annotations.items():
+            if isinstance(default, bool):
+                extra = {name: True}
+            else:  # a list announcement: the names of what the player holds (the projects)
+                held = [p["name"] for p in (getattr(hand.state, "projects", None) or {}).get(seat, [])]
+                extra = {name: held} if held else None
             if extra and hand.announcements_allowed(dict(action, **extra)):
                 action.update(extra)
     return action

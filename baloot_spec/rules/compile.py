@@ -27,8 +27,6 @@ GENERIC_STATE = frozenset({
 })
 # Attributes of the generic values: cards, plays in a trick, finished tricks.
 GENERIC_ATTRIBUTES = frozenset({"suit", "rank", "seat", "card", "leader", "plays", "winner", "cards"})
-# The hand a match step sees: {written, winner, gahwa}.
-MATCH_HAND_ATTRIBUTES = frozenset({"written", "winner", "gahwa"})
 MATCH_CONTEXT = frozenset({"scores", "hand"})
 SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next}
 
@@ -168,7 +166,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
     state_init = {name: _plain(spec["initial"]) for name, spec in rs.maps["state"].items()}
 
     # Everything a value may have as an attribute: generic ones, record fields, annotations.
-    attributes = set(GENERIC_ATTRIBUTES | MATCH_HAND_ATTRIBUTES)
+    attributes = set(GENERIC_ATTRIBUTES)
     action_fields: dict[str, set] = {}
     for phase in rs.lists["phases"]:
         fields = set()
@@ -195,6 +193,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
 
     fact_names = [step["name"] for step in rs.lists["facts"]]
     score_names = [step["name"] for step in rs.lists["scoring"]]
+    attributes.update(score_names)  # a match step reads the hand's result as hand.<step name>
     match_names = [step["name"] for step in rs.lists["match"]]
     hand_state = GENERIC_STATE | set(state_init)
     functions = {f["name"]: len(f.get("params") or []) for f in rs.lists["functions"]}
