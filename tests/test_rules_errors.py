@@ -108,3 +108,18 @@ def test_overlay_naming_a_missing_rule(tmp_path, capsys):
 def test_usage_errors_exit_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2 and message in err
+
+
+def test_knob_values_that_cannot_be_combined(capsys):
+    code, out, err = run(capsys, "rules", "check", "--set", "wrongful_ashkal=forced_sun", "--set", "ace_sun_overcall=dealer_right")
+    assert code == 2
+    assert "knobs.forced-sun-needs-open-overcall" in err and "rules/params.yaml:" in err
+    assert "wrongful_ashkal=forced_sun" in err and "ace_sun_overcall=dealer_right" in err
+    assert run(capsys, "rules", "check", "--set", "wrongful_ashkal=forced_sun")[0] == 0
+
+
+def test_a_constraint_with_an_unknown_knob_is_a_load_error(rules_copy, capsys):
+    replace_in(rules_copy / "params.yaml", "require: \"param.ace_sun_overcall == 'anyone'\"",
+               "require: \"param.ace_overcall == 'anyone'\"")
+    code, out, err = run(capsys, "rules", "check")
+    assert code == 2 and "unknown knob 'param.ace_overcall'" in err

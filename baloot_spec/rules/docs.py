@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..text import show
-from .loader import load_params, load_presets, resolve_variant
+from .loader import load_constraints, load_params, load_presets, resolve_variant
 
 HEADER = """# Variants: every knob, every preset
 
@@ -37,6 +37,11 @@ def variants_markdown() -> str:
             label = f"**{show(value)}** (default)" if value == knob.default else show(value)
             lines.append(f"| {'`' + name + '`' if first else ''} | {label} | {doc['doc']} | {_sources(doc['source'])} |")
             first = False
+    constraints = load_constraints()
+    if constraints:
+        lines += ["", "## Combinations refused", "", "| id | when | then required | why | source |", "| --- | --- | --- | --- | --- |"]
+        for c in constraints:
+            lines.append(f"| `{c['id']}` | `{c['when']}` | `{c['require']}` | {' '.join(str(c['message']).split())} | {_sources(c['source'])} |")
     lines += ["", "## Presets", "", "A cell shows the preset's value where it differs from the default.", ""]
     names = list(resolved)
     lines.append("| knob | default | " + " | ".join(n for n in names if n != "default") + " |")
