@@ -107,3 +107,20 @@ def test_rules_diff_sees_overlay_rules(tmp_path):
     assert diff["knobs"] == []
     assert diff["rules"] == [{"id": "play.hokum.undertrump", "difference": "only in default",
                               "source": "choice: the undertrump knob — several apps force a trump when you cannot over-trump (shared/rulebooks README)"}]
+
+
+def test_the_disk_cache_is_keyed_by_the_rules_content(rules_copy, tmp_path, monkeypatch):
+    import json
+    import subprocess
+    import sys
+    env = dict(__import__("os").environ, BALOOT_CACHE_DIR=str(tmp_path / "cache"), BALOOT_RULES_DIR=str(rules_copy))
+    code = ("import json; from baloot_spec.rules import load_variant; r = load_variant('riyadh'); "
+            "print(json.dumps(r.variant.describe()))")
+    run = lambda: json.loads(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+    first, second = run(), run()
+    assert first == second and first["params"]["ashkal_round_two"] is True
+    assert any((tmp_path / "cache").glob("*-variant-*.pickle"))
+    preset = rules_copy / "presets" / "riyadh.yaml"
+    preset.write_text(preset.read_text().replace("ashkal_round_two: true", "ashkal_round_two: true\n  kawesh: true"))
+    edited = run()
+    assert edited["params"]["kawesh"] is True and edited["hash"] != first["hash"]

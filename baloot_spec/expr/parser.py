@@ -30,9 +30,19 @@ class ExprSyntaxError(Exception):
         self.message, self.line, self.column, self.length = message, line, column, length
 
 
-@lru_cache(maxsize=4096)
+# Trees by expression text: parsed in this process, or loaded from the on-disk cache.
+TREES: dict = {}
+
+
 def parse_expression(text: str) -> lark.Tree:
-    """Parse one expression; raise ExprSyntaxError with the position of the problem."""
+    """Parse one expression (once per text); raise ExprSyntaxError with the position of the problem."""
+    tree = TREES.get(text)
+    if tree is None:
+        tree = TREES[text] = _parse(text)
+    return tree
+
+
+def _parse(text: str) -> lark.Tree:
     try:
         return expression_parser().parse(text)
     except lark.UnexpectedToken as exc:

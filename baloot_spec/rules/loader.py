@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import jsonschema
-
 from ..errors import Location, RulesError
 from ..resources import rules_dir
 from .yamlpos import LocDict, LocList, load_yaml_file
@@ -50,6 +48,7 @@ def _locate(document, path) -> Location | None:
 
 def validate(document, schema: dict, file: str, what: str) -> None:
     """Check a loaded YAML document against a JSON Schema; the first error, located."""
+    import jsonschema  # imported here: a process whose rules come from the cache never needs it
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(document), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
     if not errors:
