@@ -92,7 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
                "expected-failures entry), 2 usage error, unreadable input or an engine that cannot start.")
     run.add_argument("--engine", metavar="CMD",
                      help="the command that starts the engine (shell-split), e.g. 'node conformance/engines/node-sun/engine.js'")
-    run.add_argument("--preset", metavar="P", help="only the cases written for this preset (the others: not applicable)")
+    run.add_argument("--preset", metavar="P", help="only the cases whose own variant resolves to this preset's rules "
+                                                    "(with --set/--overlay: to those rules); the others: not applicable")
+    run.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE",
+                     help="with --preset: the selected rules have this knob value (repeatable)")
+    run.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE",
+                     help="with --preset: the selected rules have this overlay (repeatable)")
     run.add_argument("--select", action="append", default=[], metavar="FEATURES",
                      help="only cases with one of these features (comma-separated, repeatable; a prefix like 'play' selects play.*)")
     run.add_argument("--exclude", action="append", default=[], metavar="FEATURES",

@@ -319,10 +319,26 @@ def test_cli_preset_marks_other_cases_not_applicable_and_select_takes_lists(tmp_
     statuses = {c["id"]: c["status"] for c in data["cases"]}
     chosen = [c for c in CASES if {"match.end", "scoring.tie"} & set(c.features)]
     assert set(statuses) == {c.id for c in chosen}
+    from baloot_spec.rules import load_variant
+    target = load_variant("saudi-federation").hash
     for case in chosen:
-        smsf = case.data["variant"]["preset"] == "saudi-federation"
-        assert statuses[case.id] == (PASS if smsf else NOT_APPLICABLE), case.id
+        variant = case.data["variant"]
+        same_rules = load_variant(variant["preset"], variant.get("set") or {}).hash == target
+        assert statuses[case.id] == (PASS if same_rules else NOT_APPLICABLE), case.id
     assert data["totals"]["not_applicable"] > 0 and data["totals"]["pass"] > 0
+
+
+def test_cli_set_narrows_the_selected_rules(tmp_path, capsys):
+    """--preset default --set K=V selects exactly the cases written for those rules."""
+    report = tmp_path / "r.json"
+    code, out, _ = _cli(["--preset", "default", "--set", "first_lead=buyer", "--json", str(report), "--quiet"], capsys)
+    assert code == 0
+    data = json.loads(report.read_text())
+    ran = {c["id"] for c in data["cases"] if c["status"] == PASS}
+    expected = {c.id for c in CASES if c.data["variant"].get("set") == {"first_lead": "buyer"}
+                and c.data["variant"]["preset"] == "default"}
+    assert ran >= expected and expected
+    assert all(c["status"] in (PASS, NOT_APPLICABLE) for c in data["cases"])
 
 
 def test_unsupported_cases_are_not_sent(fake, tmp_path):

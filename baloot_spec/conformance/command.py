@@ -95,6 +95,14 @@ def run(args) -> int:
     if args.preset and args.preset not in load_presets():
         raise UsageProblem(f"--preset {args.preset!r} is not a preset (see `baloot variants`: "
                            f"{', '.join(sorted(load_presets()))})")
+    target = None
+    if args.preset or args.sets or args.overlays:
+        from ..cli import _parse_sets
+        from ..rules import load_variant
+        from .harness import Target
+        rules = load_variant(args.preset or "default", _parse_sets(args.sets), args.overlays)
+        label = (args.preset or "default") + "".join(f" {s}" for s in args.sets) + "".join(f" +{o}" for o in args.overlays)
+        target = Target(rules.hash, label)
     for path, option in ((args.json_out, "--json"), (getattr(args, "junit", None), "--junit"),
                          (getattr(args, "markdown", None), "--markdown")):
         _writable(path, option)
@@ -116,10 +124,10 @@ def run(args) -> int:
             print(f"\r{number}/{total} cases", end="", file=sys.stderr, flush=True)
 
     if argv is None:
-        result = run_in_process(chosen, args.preset, progress)
+        result = run_in_process(chosen, target, progress)
     else:
         try:
-            result = run_engine(chosen, argv, args.preset, timeout, jobs, progress)
+            result = run_engine(chosen, argv, target, timeout, jobs, progress)
         except EngineUnavailable as exc:
             raise UsageProblem(f"the engine {args.engine!r} cannot be used: {exc}") from None
     if show_progress:

@@ -15,8 +15,10 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .. import __version__
+from ..errors import BalootError
 from .corpus import Case
 from .process import EngineFailure, EngineProcess
 from .protocol import KIND_COMMANDS, PROTOCOL, ProtocolError, check_response
@@ -373,18 +375,45 @@ class Run:
     seconds: float = 0.0
 
 
-def applicability(case: Case, preset: str | None, claims: Claims) -> Outcome | None:
+@dataclass(frozen=True)
+class Target:
+    """The variant a run is restricted to (--preset, --set, --overlay): a case applies when its
+    own variant resolves to the same rules (the same variant hash)."""
+
+    hash: str
+    label: str
+
+
+def case_variant_hash(case: Case) -> str:
+    variant = case.data["variant"]
+    return _variant_hash(variant.get("preset", "default"), tuple(sorted((variant.get("set") or {}).items())),
+                         tuple(variant.get("overlays") or ()))
+
+
+@lru_cache(maxsize=None)
+def _variant_hash(preset: str, sets: tuple, overlays: tuple) -> str:
+    from ..rules import load_variant
+    return load_variant(preset, dict(sets), list(overlays)).hash
+
+
+def applicability(case: Case, target: Target | None, claims: Claims) -> Outcome | None:
     """The outcome of a case that is not run (not applicable, unsupported), or None to run it."""
-    case_preset = case.data["variant"].get("preset", "default")
-    if preset and case_preset != preset:
-        return Outcome(case, NOT_APPLICABLE, f"written for preset {case_preset}, not {preset}")
+    if target is not None:
+        try:
+            applies = case_variant_hash(case) == target.hash
+        except BalootError:
+            applies = False
+        if not applies:
+            variant = case.data["variant"]
+            written = variant.get("preset", "default") + "".join(f" {k}={v}" for k, v in (variant.get("set") or {}).items())
+            return Outcome(case, NOT_APPLICABLE, f"written for {written}, not {target.label}")
     missing = claims.missing(case)
     if missing:
         return Outcome(case, UNSUPPORTED, "not claimed by the engine: " + "; ".join(missing))
     return None
 
 
-def run_in_process(cases: list, preset: str | None = None, progress=None) -> Run:
+def run_in_process(cases: list, preset: Target | None = None, progress=None) -> Run:
     """Every case against the built-in engine, in this process (the reference verdicts)."""
     started = time.perf_counter()
     everything = Claims(engine=BUILTIN, everything=True)
@@ -403,7 +432,7 @@ def run_in_process(cases: list, preset: str | None = None, progress=None) -> Run
     return Run(outcomes, dict(BUILTIN), seconds=time.perf_counter() - started)
 
 
-def run_engine(cases: list, argv: list[str], preset: str | None = None, timeout: float = 10.0,
+def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeout: float = 10.0,
                jobs: int = 1, progress=None, cwd: str | None = None, chunk: int = 40,
                hello_timeout: float | None = None) -> Run:
     """Every case against an engine program over the protocol, with `jobs` engine processes.
