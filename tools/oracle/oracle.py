@@ -66,7 +66,7 @@ DEFAULTS = {
     "trump_sequence_first": False, "project_tie": "first_declared", "four_aces_hokum": "hundred",
     "counting_team": "de", "tie_rule": "digit", "kaboot_doubled": "scaled",
     "baloot_of_losers": "to_winners", "match_target": 152, "winner_basis": "game_points",
-    "exposed_card": "stands",
+    "exposed_card": "stands", "reverse_kaboot": False, "kaboot_projects": "sweeping_team",
 }
 
 
@@ -306,10 +306,13 @@ def score_core(sun, bteam, doubling, cp, ntricks, ppts, praw, bal, K):
     w, lo = winner, 1 - winner
     if kaboot:
         base = 44 if sun else 25
+        if K["reverse_kaboot"] and sun and w != bteam:  # defenders sweeping a Sun: 88
+            base = 88
+        own = ppts[w] if K["kaboot_projects"] == "sweeping_team" else ppts[0] + ppts[1]
         if level > 1 and K["kaboot_doubled"] == "scaled":
-            written[w] = base * level + ppts[w] * _pmult(level, K)
+            written[w] = base * level + own * _pmult(level, K)
         else:
-            written[w] = base + ppts[w]
+            written[w] = base + own
         written[w] += 2 if bal[w] else 0
         if bol == "holder" and bal[lo]:
             written[lo] = 2
