@@ -162,22 +162,15 @@ def _log_commands(commands) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["perft"]:  # perft has its own options (baloot perft --help)
-        from .perft import run_perft_cli
-        try:
-            return run_perft_cli(argv[1:])
-        except LocatedError as exc:
-            print(f"baloot: {exc.render()}", file=sys.stderr)
-            return EXIT_USAGE
-        except BalootError as exc:
-            print(f"baloot: error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    try:
+        if argv[:1] == ["perft"]:  # perft has its own options (baloot perft --help)
+            from .perft import run_perft_cli
+            return run_perft_cli(argv[1:])
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:
+            return int(exc.code or 0)
         if args.command == "rules" and args.rules_command == "check":
             return _rules_check(args)
         if args.command == "rules" and args.rules_command == "diff":

@@ -116,8 +116,8 @@ class BuiltinEngine:
                                          for v in report.violations]}}
 
     def _perft(self, request):
-        self._current()
-        return {"nodes": self._count(list(self.hand.events), int(request["depth"]))}
+        from ..perft import perft
+        return {"nodes": perft(self._current(), int(request["depth"]))}
 
     def _stop(self, request):
         self.stopped = True
@@ -128,25 +128,6 @@ class BuiltinEngine:
         if self.hand is None:
             raise ValueError("no hand: send new_hand first")
         return self.hand
-
-    def _count(self, events: list, depth: int) -> int:
-        """Action sequences of exactly `depth` legal actions from the position after `events`
-        (conformance/perft/README.md: a finished hand adds nothing below its own depth). The
-        position is rebuilt by replaying: a Hand is not deep-copied (its cards are compared by
-        identity with the rules' deck)."""
-        if depth == 0:
-            return 1
-        hand = Hand(self.rules, *self.start)
-        for event in events:
-            hand.apply(event)
-        seat = hand.turn()
-        if seat is None:
-            return 0
-        actions = hand.legal()
-        if depth == 1:
-            return len(actions)
-        return sum(self._count(events + [{"seat": seat, **action}], depth - 1) for action in actions)
-
 
 def _rules(variant: dict):
     return load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
