@@ -158,7 +158,7 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
             message = f"{_describe(event)}: {refusal.message}" + (f" (legal: {legal})" if legal else "")
             report.violations.append(Violation(path, refusal.rule_id, message, refusal.source))
         try:
-            hand.apply(event, force=refusal is not None)
+            hand.apply(as_played(rules, hand, event, refusal), force=refusal is not None)
         except IllegalAction:
             report.notes.append(f"{path}: the hand cannot be replayed past this event; the rest of hand {base} is not checked")
             return None
@@ -169,6 +169,21 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
         report.violations.append(Violation(f"{base}.events", "hand.incomplete",
                                            f"the events end in the {hand.phase} phase with {hand.turn()} to act"))
     return hand
+
+
+def as_played(rules, hand, event: dict, refusal) -> dict:
+    """What a refused event did at the table: a refused announcement (a `require` rule) was not
+    validly said, so the fields it is about are dropped (an invalid Ekka excuses nobody); repeated
+    while another announcement is refused. A refused card or call was really played: kept."""
+    event = dict(event)
+    while refusal is not None:
+        rule = rules.rules_by_id.get(refusal.rule_id)
+        if rule is None or rule.kind != "check" or not (rule.reads & set(event)):
+            break
+        for field in rule.reads:
+            event.pop(field, None)
+        refusal = hand.check(event)
+    return event
 
 
 def _compare_claimed(hand, result: dict, claimed: dict | None, base: str, step_ids: dict, report: DocumentAudit) -> None:

@@ -8,6 +8,7 @@ each trick with its winner and points, the projects and Baloot, every scoring st
 from __future__ import annotations
 
 from .engine.deal import DealError
+from .audit import as_played
 from .engine.hand import Hand, match_step
 from .errors import IllegalAction
 from .text import plain, show
@@ -34,7 +35,7 @@ def replay_hands(rules, document: dict) -> list[dict]:
                 story["refused"].append({"event": j, "rule": refusal.rule_id, "message": refusal.message})
             tricks_before = len(hand.state.tricks)
             try:
-                hand.apply(event, force=refusal is not None)
+                hand.apply(as_played(rules, hand, event, refusal), force=refusal is not None)
             except (IllegalAction, DealError) as exc:
                 story["stopped"] = f"events[{j}]: {exc}"
                 break

@@ -99,3 +99,28 @@ def test_replay_tells_the_hand(simulated, capsys):
     assert main(["replay", "--json", str(simulated)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert isinstance(data, list) and data[0]["hands"]
+
+
+def test_a_refused_announcement_counts_as_not_said(tmp_path, capsys):
+    """W leads KS announcing Ekka though his own AS is still out: the Ekka is refused, so it
+    cannot excuse E (W's partner, no spades) from trumping the led King (de: Das Spiel, Hokum 3)."""
+    deal = {"hands": {"W": ["JH", "9H", "AS", "KS", "QS", "7H", "8C", "7C"],
+                      "S": ["AH", "TH", "AC", "KC", "QC", "JS", "TS", "9S"],
+                      "E": ["KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"],
+                      "N": ["8H", "TC", "JC", "9C", "8D", "7D", "8S", "7S"]}, "public": "7H"}
+    events = [{"seat": "W", "type": "bid", "call": "hokum"}, {"seat": "S", "type": "bid", "call": "pass"},
+              {"seat": "E", "type": "bid", "call": "pass"}, {"seat": "N", "type": "bid", "call": "pass"},
+              {"seat": "S", "type": "double", "call": "pass"}, {"seat": "N", "type": "double", "call": "pass"},
+              {"seat": "W", "type": "play", "card": "KS", "ekka": True},
+              {"seat": "S", "type": "play", "card": "9S"},
+              {"seat": "E", "type": "play", "card": "AD"}]
+    log = {"format": "baloot-log/1", "variant": {"preset": "default"}, "match": {"first_dealer": "N"},
+           "hands": [{"dealer": "N", "deal": deal, "events": events}]}
+    path = tmp_path / "ekka.json"
+    path.write_text(json.dumps(log))
+    code, report = audit_json(capsys, str(path))
+    found = [(v["path"], v["rule"]) for v in report["documents"][0]["violations"]]
+    assert found == [("$.hands[0].events[6]", "play.ekka.not-highest"),
+                     ("$.hands[0].events[8]", "play.hokum.partner-led-exception"),
+                     ("$.hands[0].events", "hand.incomplete")]
+    assert code == 1

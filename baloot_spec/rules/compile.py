@@ -45,6 +45,11 @@ def _source_of(value) -> ExprSource:
     return ExprSource()
 
 
+def _names_in(text: str) -> set[str]:
+    """The bare names an expression uses (e.g. the announcement a check rule is about)."""
+    return {str(node.children[0]) for node in parse_expression(text).iter_subtrees() if node.data == "name"}
+
+
 def _record_fields(text: str) -> set[str]:
     tree = parse_expression(text)
     found = set()
@@ -65,6 +70,7 @@ class CompiledRule:
     explain: object             # f(S, A) -> str
     source: object
     keep: object = None         # filters: f(S, candidates) -> the candidates for which `only` holds
+    reads: frozenset = frozenset()  # checks: the announcement fields its `when` looks at
 
 
 @dataclass
@@ -252,13 +258,14 @@ def compile_variant(variant: Variant) -> CompiledRules:
             when = _fn(builder, "S", expr(rule.get("when", True), Scope(state=scope.state, **base), rule["id"]))
         else:  # a check looks at the announcements made with the action
             when = _fn(builder, "S, A", expr(rule.get("when", True), scope, rule["id"]))
+            reads = _names_in(_text_of(rule.get("when", True))) & action_fields[rule["phase"]]
         test_src = expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"])
         test = _fn(builder, "S, A", test_src)
         # A filter also gets a whole-list form: one call per position instead of one per candidate.
         keep = builder.add("S, C", f"[A for A in C if {test_src}]") if kind == "filter" else None
         explain = _template(builder, rule.get("explain") or rule["id"], scope, rule["id"])
         compiled = CompiledRule(rule["id"], rule["phase"], kind, when, test, bool(rule.get("if_possible", False)),
-                                explain, rule.get("source"), keep)
+                                explain, rule.get("source"), keep, frozenset(reads) if kind == "check" else frozenset())
         (phase.filters if kind == "filter" else phase.checks).append(compiled)
         rules_by_id[rule["id"]] = compiled
 
