@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .engine.deal import DealError
 from .engine.hand import Hand, RuleRuntimeError, match_step
 from .errors import BalootError, IllegalAction, RulesError
-from .log.reader import LogInput, _parse, json_path
+from .log.reader import LogInput, _parse
 from .log.writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE
 from .rules import load_variant
 from .text import plain
@@ -180,8 +180,8 @@ def as_played(rules, hand, event: dict, refusal) -> dict:
         rule = rules.rules_by_id.get(refusal.rule_id)
         if rule is None or rule.kind != "check" or not (rule.reads & set(event)):
             break
-        for field in rule.reads:
-            event.pop(field, None)
+        for name in rule.reads:
+            event.pop(name, None)
         refusal = hand.check(event)
     return event
 

@@ -45,7 +45,6 @@ def simulate(args) -> int:
 
 
 def audit(args) -> int:
-    from .audit import audit_text
     from .log.reader import read_raw
     override = _override(args)
     if override:  # fail early, located, if the variant given on the command line is broken

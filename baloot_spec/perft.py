@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import BalootError, IllegalAction
+from .errors import BalootError
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 ENGINES = ("dsl", "oracle")
@@ -98,18 +98,16 @@ def load_position(path, position_id: str | None = None) -> dict:
 
 def dsl_hand(position: dict):
     """The position in the DSL engine (rules loaded for its variant, setup events replayed)."""
-    from .engine.hand import Hand
     from .rules import load_variant
     variant = position.get("variant") or {}
     rules = load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
-    setup = position["setup"]
-    hand = Hand(rules, setup.get("dealer", "N"), setup["deal"], setup.get("match_scores"))
-    for index, event in enumerate(setup.get("events", [])):
-        try:
-            hand.apply(event)
-        except IllegalAction as refusal:
-            raise PositionError(f"setup.events[{index}] {json.dumps(event)} was refused: {refusal}") from None
-    return hand
+    from .conformance.runner import SetupRefused, replay_setup
+    setup = dict(position["setup"])
+    setup.setdefault("dealer", "N")
+    try:
+        return replay_setup(rules, setup)
+    except SetupRefused as refusal:
+        raise PositionError(str(refusal)) from None
 
 
 def oracle_modules():

@@ -14,7 +14,7 @@ import pytest
 from corpus_cache import corpus
 
 from baloot_spec.conformance.harness import run_engine
-from baloot_spec.conformance.runner import ERROR, FAIL, PASS, _replay, rules_for
+from baloot_spec.conformance.runner import ERROR, FAIL, PASS, replay_setup, rules_for
 from baloot_spec.conformance.status import SKIPPED, UNSUPPORTED
 
 ENGINE = Path(__file__).resolve().parent.parent / "conformance" / "engines" / "node-sun" / "engine.js"
@@ -30,7 +30,7 @@ def departures(case) -> set:
         found.add("D3")
     if case.kind not in ("legal", "reject"):
         return found
-    hand = _replay(rules_for(case), case.data["setup"])
+    hand = replay_setup(rules_for(case), case.data["setup"])
     state = hand.state
     if state.mode != "sun":
         return found

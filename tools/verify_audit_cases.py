@@ -75,7 +75,6 @@ def oracle_audit(doc: dict) -> list[dict]:
     """The violations (path, rule) the oracle-based referee reports for one log."""
     out = []
     knobs = knobs_of(doc.get("variant") or {})
-    target = O.knobs_of(knobs)["match_target"]
     match = doc.get("match") or {}
     start = match.get("start") or {"NS": 0, "EW": 0}
     scores = {t: start.get(t, 0) for t in TEAMS}
@@ -119,12 +118,9 @@ def oracle_audit(doc: dict) -> list[dict]:
         dealer = r["next_dealer"]
         if r["thrown_in"]:
             continue
-        for t in TEAMS:
-            scores[t] += r["written"][t]
-        if r["gahwa"]:
-            winner, ended = r["winner"], True
-        elif max(scores.values()) >= target and scores["NS"] != scores["EW"]:
-            winner, ended = max(TEAMS, key=lambda t: scores[t]), True
+        finished = O.match_after(scores, r["written"], r["winner"] if r["gahwa"] else None, knobs)
+        if finished:
+            winner, ended = finished, True
     claimed = doc.get("claimed") or {}
     if "scores" in claimed and {t: claimed["scores"].get(t) for t in TEAMS} != scores:
         v("$.claimed.scores", "match.scores")

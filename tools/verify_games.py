@@ -77,7 +77,6 @@ def verify_document(doc: dict, where: str) -> tuple[list, dict]:
         diff("$.format", "not baloot-log/1: %r" % doc.get("format"))
         return diffs, summary
     knobs = knobs_of(doc.get("variant") or {})
-    target = O.knobs_of(knobs)["match_target"]
     match = doc.get("match") or {}
     start = match.get("start") or {"NS": 0, "EW": 0}
     scores = {t: start.get(t, 0) for t in TEAMS}
@@ -128,12 +127,9 @@ def verify_document(doc: dict, where: str) -> tuple[list, dict]:
         dealer = r["next_dealer"]
         if r["thrown_in"]:
             continue
-        for t in TEAMS:
-            scores[t] += r["written"][t]
-        if r["gahwa"]:
-            winner, ended_after = r["winner"], k
-        elif max(scores.values()) >= target and scores["NS"] != scores["EW"]:
-            winner, ended_after = max(TEAMS, key=lambda t: scores[t]), k
+        ended = O.match_after(scores, r["written"], r["winner"] if r["gahwa"] else None, knobs)
+        if ended:
+            winner, ended_after = ended, k
     else:
         claimed = doc.get("claimed") or {}
         if "scores" in claimed:

@@ -50,7 +50,7 @@ def run_case(case: Case) -> Outcome:
         rules = rules_for(case)
         runner = _KINDS[case.kind]
         expected, actual = runner(rules, case)
-    except _SetupRefused as exc:
+    except SetupRefused as exc:
         return Outcome(case, ERROR, str(exc))
     except BalootError as exc:
         return Outcome(case, ERROR, f"{type(exc).__name__}: {exc}")
@@ -59,21 +59,22 @@ def run_case(case: Case) -> Outcome:
     return Outcome(case, FAIL, difference(expected, actual), expected, actual)
 
 
-class _SetupRefused(BalootError):
-    pass
+class SetupRefused(BalootError):
+    """An event of a case's (or position's) setup that the rules refuse."""
 
 
-def _replay(rules, setup: dict) -> Hand:
+def replay_setup(rules, setup: dict) -> Hand:
+    """The position after a setup's deal and events (SetupRefused, located, if one is refused)."""
     hand = Hand(rules, setup["dealer"], setup["deal"], setup.get("match_scores"))
     for index, event in enumerate(setup.get("events", [])):
         try:
             hand.apply(event)
         except IllegalAction as refusal:
-            raise _SetupRefused(f"setup.events[{index}] {json.dumps(event)} was refused: {refusal}") from None
+            raise SetupRefused(f"setup.events[{index}] {json.dumps(event)} was refused: {refusal}") from None
     return hand
 
 
-def canonical_action(action: dict, phase_defaults: dict | None = None) -> str:
+def canonical_action(action: dict) -> str:
     """An action as comparable text: seat dropped, defaults filled, cards normalised."""
     out = {k: v for k, v in action.items() if k != "seat"}
     if out.get("type") == "play":
@@ -85,7 +86,7 @@ def canonical_action(action: dict, phase_defaults: dict | None = None) -> str:
 
 
 def _legal(rules, case):
-    hand = _replay(rules, case.data["setup"])
+    hand = replay_setup(rules, case.data["setup"])
     expect = case.data["expect"]
     actual = {"turn": hand.turn(), "legal": sorted(canonical_action(a) for a in hand.legal())}
     expected = {"turn": expect["turn"], "legal": sorted(canonical_action(a) for a in expect["legal"])}
@@ -95,16 +96,16 @@ def _legal(rules, case):
 
 
 def _reject(rules, case):
-    hand = _replay(rules, case.data["setup"])
+    hand = replay_setup(rules, case.data["setup"])
     refusal = hand.check(case.data["action"])
     return {"reject": case.data["expect"]["reject"]}, {"reject": refusal.rule_id if refusal else None,
                                                       "message": refusal.message if refusal else "accepted"}
 
 
 def _hand(rules, case):
-    hand = _replay(rules, case.data["setup"])
+    hand = replay_setup(rules, case.data["setup"])
     if not hand.is_over():
-        raise _SetupRefused(f"the events end before the hand does (phase {hand.phase}, {hand.turn()} to act)")
+        raise SetupRefused(f"the events end before the hand does (phase {hand.phase}, {hand.turn()} to act)")
     return dict(case.data["expect"]), plain(hand.result())
 
 
@@ -186,10 +187,10 @@ def _audit(rules, case):
     document = case.data["setup"]["log"]
     problems = check_document(document)
     if problems:
-        raise _SetupRefused(f"setup.log is not a valid baloot-log/1 document: {problems[0]['path']}: {problems[0]['message']}")
+        raise SetupRefused(f"setup.log is not a valid baloot-log/1 document: {problems[0]['path']}: {problems[0]['message']}")
     report = audit_input(LogInput(case.path, None, document))
     if report.errors:
-        raise _SetupRefused(f"setup.log cannot be audited: {report.errors[0]}")
+        raise SetupRefused(f"setup.log cannot be audited: {report.errors[0]}")
     key = lambda v: (v["path"], v["rule"])
     expected = sorted(({"path": v["path"], "rule": v["rule"]} for v in case.data["expect"]["violations"]), key=key)
     actual = sorted(({"path": v.path, "rule": v.rule} for v in report.violations), key=key)

@@ -238,10 +238,3 @@ def to_python(text: str, scope: Scope, where: ExprSource | None = None, rule_id:
         raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, "syntax error: " + exc.message, rule_id) from None
     except CompileError as exc:
         raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, exc.message, rule_id) from None
-
-
-def names_called(text: str, scope: Scope) -> set[str]:
-    """The rule-defined functions an expression calls (for dependency order)."""
-    emitter = _Emitter(scope)
-    emitter.emit(parse_expression(str(text)), frozenset())
-    return emitter.names_used

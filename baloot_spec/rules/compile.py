@@ -9,12 +9,11 @@ constants, and a restricted set of Python builtins.
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 
 from ..cards import Deck, Table
-from ..errors import Location, RulesError
+from ..errors import RulesError
 from ..expr.builtins import Rec, builtin_arity, make_builtins
 from ..expr.compiler import Scope, to_python
 from ..expr.parser import ExprSource, parse_expression

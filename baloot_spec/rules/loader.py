@@ -8,7 +8,6 @@ ids that exist) and every problem is a RulesError with file and line.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from pathlib import Path
 
 from ..errors import Location, RulesError
 from ..resources import rules_dir
-from .yamlpos import LocDict, LocList, load_yaml_file
+from .yamlpos import LocDict, load_yaml_file
 
 LIST_SECTIONS = ("functions", "phases", "rules", "effects", "facts", "scoring", "match")
 SINGLE_SECTIONS = ("table", "deck", "deal")
@@ -120,7 +119,7 @@ def load_rule_files(directory: Path | None = None) -> RuleSet:
                 merged.lists[section].append(item)
     for section in SINGLE_SECTIONS:
         if section not in merged.single:
-            raise RulesError(f"no rules file defines the {section!r} section", Location(f"rules/"))
+            raise RulesError(f"no rules file defines the {section!r} section", Location("rules/"))
     return merged
 
 
@@ -385,7 +384,3 @@ def apply_overlay(ruleset: RuleSet, overlay: LocDict, display: str) -> RuleSet:
             ids.add(item["id"])
             result.lists[section].append(item)
     return result
-
-
-def deep_copy(value):
-    return copy.deepcopy(value)

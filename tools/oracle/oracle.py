@@ -346,22 +346,32 @@ def score(facts, knobs=None):
                       [bool(b.get("NS")), bool(b.get("EW"))], K)
 
 
-def match(start, hands, knobs=None):
+def match_after(scores, written, gahwa_winner=None, knobs=None):
+    """Add one hand's written scores to `scores` (in place); the match winner if the match is
+    now over (a Gahwa, or one team alone highest at or above the target), else None."""
     K = knobs_of(knobs)
-    sc = [start.get("NS", 0), start.get("EW", 0)]
+    for t in TEAMS:
+        scores[t] += written.get(t, 0)
+    if gahwa_winner:
+        return gahwa_winner
+    if max(scores.values()) >= K["match_target"] and scores["NS"] != scores["EW"]:
+        return max(TEAMS, key=lambda t: scores[t])
+    return None
+
+
+def match(start, hands, knobs=None):
+    scores = {"NS": start.get("NS", 0), "EW": start.get("EW", 0)}
     for i, h in enumerate(hands, 1):
         wr = h.get("written", {})
-        sc[0] += wr.get("NS", 0)
-        sc[1] += wr.get("EW", 0)
         g = h.get("gahwa")
+        gahwa_winner = None
         if g:
-            win = g if isinstance(g, str) else h.get("winner") or \
+            gahwa_winner = g if isinstance(g, str) else h.get("winner") or \
                 ("NS" if wr.get("NS", 0) > wr.get("EW", 0) else "EW")
-            return {"winner": win, "scores": {"NS": sc[0], "EW": sc[1]}, "ended_after": i}
-        if max(sc) >= K["match_target"] and sc[0] != sc[1]:
-            return {"winner": "NS" if sc[0] > sc[1] else "EW",
-                    "scores": {"NS": sc[0], "EW": sc[1]}, "ended_after": i}
-    return {"winner": None, "scores": {"NS": sc[0], "EW": sc[1]}, "ended_after": None}
+        winner = match_after(scores, wr, gahwa_winner, knobs)
+        if winner:
+            return {"winner": winner, "scores": dict(scores), "ended_after": i}
+    return {"winner": None, "scores": dict(scores), "ended_after": None}
 
 
 # ---------------------------------------------------------------- the hand
