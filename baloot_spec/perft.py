@@ -103,7 +103,7 @@ def dsl_hand(position: dict):
     rules = load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
     from .conformance.runner import SetupRefused, replay_setup
     setup = dict(position["setup"])
-    setup.setdefault("dealer", "N")
+    setup.setdefault("dealer", rules.table.seats[0])
     try:
         return replay_setup(rules, setup)
     except SetupRefused as refusal:
