@@ -316,7 +316,7 @@ def resolve_variant(preset: str = "default", sets: dict | None = None, overlays:
     """Resolve a preset plus `--set` values (name -> value or text) and overlay names/paths."""
     params = load_params()
     presets = load_presets(preset_dirs)
-    chain = _preset_chain(preset, presets, None)
+    chain = _preset_chain(preset, presets, Location("--preset"))
     values = {name: knob.default for name, knob in params.items()}
     overlay_names: list = []
     sources: list = []
