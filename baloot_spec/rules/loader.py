@@ -182,9 +182,16 @@ class Knob:
         return self.check(text.strip(), location)
 
 
-def load_constraints(directory: Path | None = None) -> list:
-    directory = directory or rules_dir()
-    document = load_yaml_file(directory / "params.yaml", "rules/params.yaml")
+def _params_document(directory: Path | None = None):
+    """rules/params.yaml, read and checked against its schema."""
+    display = "rules/params.yaml"
+    document = load_yaml_file((directory or rules_dir()) / "params.yaml", display)
+    validate(document, {"$ref": "#/$defs/params", **_schema("variants.schema.json")}, display, "params file")
+    return document
+
+
+def load_constraints(directory: Path | None = None, document=None) -> list:
+    document = document if document is not None else _params_document(directory)
     return list(document.get("constraints") or [])
 
 
@@ -206,11 +213,8 @@ def check_constraints(values: dict, constraints: list, context: str) -> None:
                              constraint["id"])
 
 
-def load_params(directory: Path | None = None) -> dict[str, Knob]:
-    directory = directory or rules_dir()
-    display = "rules/params.yaml"
-    document = load_yaml_file(directory / "params.yaml", display)
-    validate(document, {"$ref": "#/$defs/params", **_schema("variants.schema.json")}, display, "params file")
+def load_params(directory: Path | None = None, document=None) -> dict[str, Knob]:
+    document = document if document is not None else _params_document(directory)
     knobs = {}
     for name, spec in document["knobs"].items():
         values = {}
@@ -314,7 +318,8 @@ def _preset_chain(name: str, presets: dict, location: Location | None) -> list:
 def resolve_variant(preset: str = "default", sets: dict | None = None, overlays: list | None = None,
                     preset_dirs: tuple = ()) -> Variant:
     """Resolve a preset plus `--set` values (name -> value or text) and overlay names/paths."""
-    params = load_params()
+    params_document = _params_document()
+    params = load_params(document=params_document)
     presets = load_presets(preset_dirs)
     chain = _preset_chain(preset, presets, Location("--preset"))
     values = {name: knob.default for name, knob in params.items()}
@@ -338,7 +343,7 @@ def resolve_variant(preset: str = "default", sets: dict | None = None, overlays:
         values[knob_name] = value
         applied_sets[knob_name] = value
     overlay_names.extend(overlays or [])
-    check_constraints(values, load_constraints(), f"preset {chain[-1]}" + (f" with --set {', '.join(applied_sets)}" if applied_sets else ""))
+    check_constraints(values, load_constraints(document=params_document), f"preset {chain[-1]}" + (f" with --set {', '.join(applied_sets)}" if applied_sets else ""))
     ruleset = load_rule_files()
     known_overlays = load_overlays()
     applied = []
