@@ -2,8 +2,9 @@
 
 A cold `load_variant` spends most of its time reading and validating the YAML and parsing the
 expressions with Lark; both depend only on the bytes of the rules files. Entries are keyed by a
-digest of every file under rules/ (and the package version), so an edited rules file is never
-served stale. The cache only ever holds what this package wrote itself; a missing, unreadable or
+digest of every file under rules/, the package version and the source of the code that builds
+the cached objects (the loader and the expression parser), so neither an edited rules file nor
+an edited loader is ever served stale. The cache only ever holds what this package wrote itself; a missing, unreadable or
 unwritable cache just means doing the work. BALOOT_NO_CACHE=1 turns it off; BALOOT_CACHE_DIR
 moves it (default: $XDG_CACHE_HOME/baloot-spec or ~/.cache/baloot-spec).
 """
@@ -32,10 +33,18 @@ def cache_dir() -> Path | None:
 @lru_cache(maxsize=8)
 def _digest_of(directory: str, stamp: tuple) -> str:
     digest = hashlib.sha256(__version__.encode())
+    for path in _producers():
+        digest.update(path.read_bytes() + b"\0")
     root = Path(directory)
     for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".lark", ".json")):
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:24]
+
+
+def _producers() -> list[Path]:
+    """The modules whose code shapes a cached variant or parse tree."""
+    package = Path(__file__).resolve().parent.parent
+    return sorted([*(package / "rules").glob("*.py"), *(package / "expr").glob("*.py")])
 
 
 def rules_digest() -> str:
