@@ -72,3 +72,11 @@ class IllegalAction(BalootError):
         if source:
             text += f" ({source})"
         super().__init__(text)
+
+
+class RuleRuntimeError(BalootError):
+    """A rule expression failed while running (a bug in the rules, not in the input)."""
+
+    def __init__(self, rule_id: str, error: Exception):
+        self.rule_id = rule_id
+        super().__init__(f"rule {rule_id} failed while running: {type(error).__name__}: {error}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import product
 
 from ..cards import CardError
-from ..errors import BalootError, IllegalAction
+from ..errors import BalootError, IllegalAction, RuleRuntimeError
 from ..expr.builtins import Rec
 from ..text import show
 from .deal import Deal, DealError
@@ -22,14 +22,6 @@ OUT_OF_TURN = "turn.out-of-turn"
 WRONG_ACTION = "phase.wrong-action"
 NOT_IN_HAND = "{action}.not-in-hand"
 OVER = "over"
-
-
-class RuleRuntimeError(BalootError):
-    """A rule expression failed while running (a bug in the rules, not in the input)."""
-
-    def __init__(self, rule_id: str, error: Exception):
-        self.rule_id = rule_id
-        super().__init__(f"rule {rule_id} failed while running: {type(error).__name__}: {error}")
 
 
 class Hand:
@@ -56,7 +48,8 @@ class Hand:
             S.hands[seat] = list(cards)
         self.events: list[dict] = []
         self._version = 0
-        self._legal_cache = None
+        self._turn_cache = (-1, None)   # (version, seat to act)
+        self._legal_cache = None        # (version, seat, kept candidates, {signature: candidate})
         self.facts = None
         self.score = None
         self._enter(rules.first_phase)
@@ -70,7 +63,15 @@ class Hand:
         return self.state.phase == OVER
 
     def turn(self):
-        """The seat to act, or None when the hand is over."""
+        """The seat to act, or None when the hand is over (computed once per position)."""
+        version, seat = self._turn_cache
+        if version == self._version:
+            return seat
+        seat = self._turn()
+        self._turn_cache = (self._version, seat)
+        return seat
+
+    def _turn(self):
         S = self.state
         phase = self.rules.phases.get(S.phase)
         if phase is None:
@@ -89,17 +90,21 @@ class Hand:
         if seat is None:
             return []
         phase = self.rules.phases[self.state.phase]
-        return [self._as_event(phase, a) for a in self._legal_actions(phase, seat)]
+        return [dict(a._event) for a in self._legal_actions(phase, seat)]
 
     def _legal_actions(self, phase, seat) -> list:
         """The kept candidates at this position (computed once per position and actor)."""
+        return self._legal_index(phase, seat)[2]
+
+    def _legal_index(self, phase, seat) -> tuple:
+        """(version, seat, kept candidates, {event signature: candidate}) at this position."""
         cached = self._legal_cache
         if cached is not None and cached[0] == self._version and cached[1] == seat:
-            return cached[2]
+            return cached
         self._set_actor(seat)
-        kept, _ = self._narrow(phase, self._candidates(phase), None)
-        self._legal_cache = (self._version, seat, kept)
-        return kept
+        kept = phase.narrow(self.state, self._candidates(phase))
+        cached = self._legal_cache = (self._version, seat, kept, {a._sig: a for a in kept})
+        return cached
 
     def check(self, event: dict):
         """The IllegalAction that refuses `event`, or None if it is legal (nothing is applied)."""
@@ -150,7 +155,7 @@ class Hand:
             S.trick.append(play)
             S.played.add(action.card)
             S._memo = {}
-            self._effects(phase.on_action, action)
+            phase.effects["action"](S, action)
             if len(S.trick) == len(self.rules.table.seats):
                 winner = self._run("winner of " + phase.id, phase.winner, S)
                 S.tricks.append(Trick(S.trick[0].seat, S.trick, winner))
@@ -160,7 +165,7 @@ class Hand:
                 if not any(S.hands.values()):
                     self._leave(phase)
         else:
-            self._effects(phase.on_action, action)
+            phase.effects["action"](S, action)
             self._settle()
         self.events.append(dict(event))
 
@@ -175,6 +180,14 @@ class Hand:
         seat = self.turn()
         if event.get("seat") != seat:
             raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')!r}'s")
+        if not force:  # the fast path: an event that is exactly one of the legal actions
+            try:
+                target = self._legal_index(phase, seat)[3].get(_signature(phase, event))
+            except TypeError:  # an unhashable value: not a legal action as it stands
+                target = None
+            if target is not None:
+                self._check_announcements(phase, target)
+                return phase, target
         allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
         if event["type"] not in allowed:
             raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
@@ -193,19 +206,13 @@ class Hand:
     def _check_announcements(self, phase, target, explain: bool = True):
         """The `require` rules: what is said with an action (they never narrow the legal set).
         Raises IllegalAction, or with explain=False returns the refusing rule (None if fine)."""
-        S = self.state
-        rule = None
-        try:
-            for rule in phase.checks:
-                if rule.when(S, target) and not rule.test(S, target):
-                    if not explain:
-                        return rule
-                    raise IllegalAction(rule.id, self._explain(rule, target), _source_text(rule.source))
+        refused = phase.check(self.state, target)
+        if refused < 0:
             return None
-        except (BalootError, IllegalAction):
-            raise
-        except Exception as exc:
-            raise RuleRuntimeError(rule.id if rule else phase.id, exc) from exc
+        rule = phase.checks[refused]
+        if not explain:
+            return rule
+        raise IllegalAction(rule.id, self._explain(rule, target), _source_text(rule.source))
 
     @staticmethod
     def _key(phase, action):
@@ -251,6 +258,8 @@ class Hand:
                 if action is None:
                     action = cache[card] = Action(phase.action, card=card, **{
                         k: (list(v) if isinstance(v, list) else v) for k, v in phase.annotations.items()})
+                    action._event = {"type": phase.action, "card": card.text}
+                    action._sig = card.text
                 out.append(action)
             return out
         cached = phase.__dict__.get("_call_actions")
@@ -259,7 +268,10 @@ class Hand:
             for action, params in phase.actions.items():
                 names = list(params)
                 for combo in product(*params.values()):
-                    cached.append(Action(action, **dict(zip(names, combo))))
+                    candidate = Action(action, **dict(zip(names, combo)))
+                    candidate._event = {"type": action, **dict(zip(names, combo))}
+                    candidate._sig = _call_signature(action, names, combo)
+                    cached.append(candidate)
             phase._call_actions = cached
         return cached
 
@@ -286,21 +298,6 @@ class Hand:
             raise RuleRuntimeError(rule.id if rule else phase.id, exc) from exc
         return current, None
 
-    def _effects(self, effects, action) -> None:
-        S = self.state
-        effect = None
-        try:
-            for effect in effects:
-                if effect.when(S, action):
-                    values = effect.values(S, action)
-                    for name, value in zip(effect.names, values):
-                        setattr(S, name, value)
-                    S._memo = {}
-        except (BalootError, IllegalAction):
-            raise
-        except Exception as exc:
-            raise RuleRuntimeError(effect.id, exc) from exc
-
     def _enter(self, name: str) -> None:
         S = self.state
         self._set_actor(None)
@@ -312,7 +309,7 @@ class Hand:
         if phase is None:
             raise RuleRuntimeError("phases", KeyError(f"no phase named {name!r}"))
         S.phase = name
-        self._effects(phase.on_enter, None)
+        phase.effects["enter"](S, None)
         if phase.kind == "calls":
             self._settle()
         elif phase.kind == "deal_rest":
@@ -340,7 +337,7 @@ class Hand:
     def _leave(self, phase) -> None:
         S = self.state
         self._set_actor(None)
-        self._effects(phase.on_exit, None)
+        phase.effects["exit"](S, None)
         self._enter(self._run("next of " + phase.id, phase.next, S))
 
     def _explain(self, rule, action) -> str:
@@ -363,13 +360,6 @@ class Hand:
             raise
         except Exception as exc:
             raise RuleRuntimeError(rule_id, exc) from exc
-
-    def _as_event(self, phase, action: Action) -> dict:
-        if phase.kind == "tricks":
-            return {"type": action.type, "card": action.card.text}
-        out = {"type": action.type}
-        out.update({name: getattr(action, name) for name in phase.actions[action.type]})
-        return out
 
     # ---- results ----------------------------------------------------------------------------
     def result(self) -> dict | None:
@@ -416,6 +406,29 @@ def _copied(value):
     if kind is set:
         return set(value)
     return value
+
+
+def _call_signature(action_type: str, names, values) -> tuple:
+    """How a call is looked up among the legal ones: its type and each parameter's value and
+    Python type (so that 0 is not taken for false)."""
+    return (action_type,) + tuple((value, type(value)) for value in values)
+
+
+def _signature(phase, event: dict):
+    """The signature of `event` if it can be matched against the legal actions as it stands
+    (canonical card text, no announcement or only the default ones), else None."""
+    if phase.kind == "tricks":
+        for name, default in phase.annotations.items():
+            if name in event:
+                value = event[name]
+                if not (value is default or (type(value) is list and type(default) is list and value == default)):
+                    return None
+        return event.get("card")
+    params = phase.actions.get(event.get("type"))
+    if params is None:
+        return None
+    return _call_signature(event["type"], params, [
+        event.get(name, domain[0] if isinstance(domain[0], bool) else None) for name, domain in params.items()])
 
 
 def _source_text(source) -> str | None:

@@ -38,14 +38,18 @@ class Trick:
 
 
 class Action:
-    """A candidate or actual action, as rule expressions see it (`call`, `card`, `ekka`...)."""
+    """A candidate or actual action, as rule expressions see it (`call`, `card`, `ekka`...).
+
+    A candidate the engine builds also carries `_event` (the event it stands for, without the
+    seat) and `_sig` (what an incoming event is looked up by); names with `_` are not fields."""
 
     def __init__(self, type_: str, **fields):
         self.type = type_
         self.__dict__.update(fields)
 
     def key(self) -> tuple:
-        return (self.type,) + tuple(sorted((k, _hashable(v)) for k, v in self.__dict__.items() if k != "type"))
+        return (self.type,) + tuple(sorted((k, _hashable(v)) for k, v in self.__dict__.items()
+                                           if k != "type" and not k.startswith("_")))
 
 
 def _hashable(value):

@@ -9,6 +9,10 @@ literals: a compiled variant is specialised to its settings.
 
 from __future__ import annotations
 
+import ast
+import itertools
+import operator
+import re
 from dataclasses import dataclass, field
 
 import lark
@@ -30,6 +34,10 @@ class Scope:
     consts: frozenset = frozenset()       # constant tables -> k_name
     attributes: frozenset = frozenset()   # every attribute name a value may have
     locals: frozenset = frozenset()       # function parameters -> v_name
+    # Rule functions whose body is substituted at the call site (name -> (params, tree, scope)):
+    # filled by the rules compiler as each function is checked, shared by every scope.
+    inline: dict = field(default_factory=dict)
+    indexable: frozenset = frozenset()    # constant lists with a precomputed position table k__ix_name
 
 
 class CompileError(Exception):
@@ -50,14 +58,36 @@ def _pos(node) -> tuple[int, int, int]:
     return 1, 1, 1
 
 
-class _Emitter:
-    """Turns one checked tree into Python expression text."""
+_SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*|-?\d+|'[^'\\]*')$")
+_INLINE_DEPTH = 4
+_INLINE_COUNTER = itertools.count(1)
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
-    def __init__(self, scope: Scope):
+
+def _literal(text: str):
+    """(True, value) if `text` is a Python literal the emitter produced, else (False, None)."""
+    if not text or not (text[0] in "'-0123456789" or text in ("True", "False", "None")):
+        return False, None
+    try:
+        return True, ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return False, None
+
+
+class _Emitter:
+    """Turns one checked tree into Python expression text.
+
+    Two optimisations keep the generated code close to hand-written: comparisons and boolean
+    operators over literals (knob values are literals) are folded, and a call of a rule
+    function with simple arguments is replaced by the function's body (`inline`)."""
+
+    def __init__(self, scope: Scope, suffix: str = "", stack: frozenset = frozenset()):
         self.scope = scope
+        self.suffix = suffix          # renames loop variables of an inlined body apart
+        self.stack = stack            # functions being inlined around this body
         self.names_used: set[str] = set()
 
-    def emit(self, node, bound: frozenset) -> str:
+    def emit(self, node, bound: dict) -> str:
         kind = node.data if isinstance(node, lark.Tree) else None
         method = getattr(self, f"_{kind}", None)
         if method is None:  # a parenthesised expression is inlined by the grammar
@@ -101,7 +131,7 @@ class _Emitter:
         token = node.children[0]
         name = str(token)
         if name in bound:
-            return f"v_{name}"
+            return bound[name]
         if name in self.scope.locals:
             return f"v_{name}"
         if name in self.scope.action:
@@ -147,7 +177,12 @@ class _Emitter:
             if want != len(argv):
                 raise CompileError(f"function {name!r} takes {want} argument(s), given {len(argv)}", *_pos(name_token))
             self.names_used.add(name)
+            inlined = self._inlined(name, argv)
+            if inlined is not None:
+                return inlined
             return f"f_{name}(S" + "".join(", " + a for a in argv) + ")"
+        if name == "index" and len(argv) == 2 and argv[0].startswith("k_") and argv[0][2:] in self.scope.indexable:
+            return f"k__ix_{argv[0][2:]}.get({argv[1]}, -1)"
         if name in self.scope.builtins:
             low, high = self.scope.builtins[name]
             if not low <= len(argv) <= high:
@@ -158,16 +193,32 @@ class _Emitter:
             raise CompileError(f"{name!r} is an aggregate: write {name}(<expr> for <x> in <list>)", *_pos(name_token))
         raise CompileError(f"unknown function {name!r}", *_pos(name_token))
 
+    def _inlined(self, name: str, argv: list[str]):
+        """The body of rule function `name` with `argv` substituted, or None if it is not
+        inlined (no checked body yet, recursion, too deep, or an argument that is not a plain
+        name, attribute or literal and so would be evaluated more than once)."""
+        entry = self.scope.inline.get(name)
+        if entry is None or name in self.stack or len(self.stack) >= _INLINE_DEPTH:
+            return None
+        if not all(_SIMPLE.match(a) for a in argv):
+            return None
+        params, tree, callee_scope = entry
+        emitter = _Emitter(callee_scope, f"_{next(_INLINE_COUNTER)}", self.stack | {name})
+        text = emitter.emit(tree, dict(zip(params, argv)))
+        self.names_used |= emitter.names_used
+        return text if _literal(text)[0] else f"({text})"
+
     def _comprehension_parts(self, node, bound, offset):
         elem, var, iterable, cond = node.children[offset:offset + 4]
         var_name = str(var)
         if var_name in self.scope.state or var_name in self.scope.functions or var_name in ("param", "const"):
             raise CompileError(f"loop variable {var_name!r} hides a rule name; choose another", *_pos(var))
-        inner = bound | {var_name}
+        var_text = f"v_{var_name}{self.suffix}"
+        inner = {**bound, var_name: var_text}
         it = self.emit(iterable, bound)
         el = self.emit(elem, inner)
         cond_text = self.emit(cond, inner) if cond is not None else None
-        return el, f"v_{var_name}", it, cond_text
+        return el, var_text, it, cond_text
 
     def _aggregate(self, node, bound):
         name_token = node.children[0]
@@ -194,22 +245,46 @@ class _Emitter:
         return f"[{el} for {var} in {it}{filt}]"
 
     # operators ----------------------------------------------------------------------------
+    # Folding only where the result is exactly what Python would compute at run time.
     def _ifexp(self, node, bound):
         then, cond, other = node.children
-        return f"({self.emit(then, bound)} if {self.emit(cond, bound)} else {self.emit(other, bound)})"
+        then_text, cond_text, other_text = self.emit(then, bound), self.emit(cond, bound), self.emit(other, bound)
+        known, value = _literal(cond_text)
+        if known:
+            return then_text if value else other_text
+        return f"({then_text} if {cond_text} else {other_text})"
 
     def _or_(self, node, bound):
-        return f"({self.emit(node.children[0], bound)} or {self.emit(node.children[1], bound)})"
+        left, right = self.emit(node.children[0], bound), self.emit(node.children[1], bound)
+        known, value = _literal(left)
+        if known:
+            return left if value else right
+        return f"({left} or {right})"
 
     def _and_(self, node, bound):
-        return f"({self.emit(node.children[0], bound)} and {self.emit(node.children[1], bound)})"
+        left, right = self.emit(node.children[0], bound), self.emit(node.children[1], bound)
+        known, value = _literal(left)
+        if known:
+            return right if value else left
+        return f"({left} and {right})"
 
     def _not_(self, node, bound):
-        return f"(not {self.emit(node.children[0], bound)})"
+        inner = self.emit(node.children[0], bound)
+        known, value = _literal(inner)
+        if known:
+            return repr(not value)
+        return f"(not {inner})"
 
     def _compare(self, node, bound):
         left, op, right = node.children
-        return f"({self.emit(left, bound)} {op} {self.emit(right, bound)})"
+        left_text, right_text = self.emit(left, bound), self.emit(right, bound)
+        (known_left, a), (known_right, b) = _literal(left_text), _literal(right_text)
+        if known_left and known_right and str(op) in _COMPARE:
+            try:
+                return repr(bool(_COMPARE[str(op)](a, b)))
+            except TypeError:
+                pass  # e.g. 1 < 'x': left to fail at run time, where it is reported
+        return f"({left_text} {op} {right_text})"
 
     def _in_(self, node, bound):
         return f"({self.emit(node.children[0], bound)} in {self.emit(node.children[1], bound)})"
@@ -233,7 +308,7 @@ def to_python(text: str, scope: Scope, where: ExprSource | None = None, rule_id:
     text = str(text)
     try:
         tree = parse_expression(text)
-        return _Emitter(scope).emit(tree, frozenset())
+        return _Emitter(scope).emit(tree, {})
     except ExprSyntaxError as exc:
         raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, "syntax error: " + exc.message, rule_id) from None
     except CompileError as exc:

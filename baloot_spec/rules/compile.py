@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..cards import Deck, Table
-from ..errors import RulesError
+from ..errors import BalootError, RuleRuntimeError, RulesError
 from ..expr.builtins import Rec, builtin_arity, make_builtins
 from ..expr.compiler import Scope, to_python
 from ..expr.parser import ExprSource, parse_expression
@@ -101,6 +101,12 @@ class CompiledPhase:
     on_enter: list = field(default_factory=list)
     on_exit: list = field(default_factory=list)
     source: object = None
+    # The same rules fused into one generated function each (the engine's fast path; the lists
+    # above stay for explaining a refusal): narrow(S, C) -> kept candidates; check(S, A) -> the
+    # index in `checks` of the first refusing check, or -1; effects[at](S, A) applies them all.
+    narrow: object = None
+    check: object = None
+    effects: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -202,8 +208,11 @@ def compile_variant(variant: Variant) -> CompiledRules:
     match_names = [step["name"] for step in rs.lists["match"]]
     hand_state = GENERIC_STATE | set(state_init)
     functions = {f["name"]: len(f.get("params") or []) for f in rs.lists["functions"]}
+    indexable = frozenset(name for name, value in constants.items()
+                          if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
+    inline: dict = {}   # filled below, function by function, once each body has been checked
     base = dict(functions=functions, builtins=builtin_arity(), params=dict(variant.knobs),
-                consts=frozenset(constants), attributes=frozenset(attributes))
+                consts=frozenset(constants), attributes=frozenset(attributes), inline=inline, indexable=indexable)
     any_state = frozenset(hand_state | set(fact_names) | set(score_names) | set(match_names) | MATCH_CONTEXT)
 
     builder = _ModuleBuilder()
@@ -218,12 +227,14 @@ def compile_variant(variant: Variant) -> CompiledRules:
         body = expr(fn["expr"], scope, fn["id"])
         if params:
             builder.add_named(f"f_{fn['name']}", ", ".join(("S",) + tuple(f"v_{p}" for p in params)), body)
+            inline[fn["name"]] = (params, parse_expression(_text_of(fn["expr"])), scope)
         else:
             # A derived value (led_suit, winning...): computed once per position. The engine gives
             # each position a fresh S._memo; other contexts (scoring facts) have none.
             builder.add_memoized(f"f_{fn['name']}", fn["name"], body)
 
     rules_by_id = {}
+    fused: dict[str, dict] = {}   # phase -> sources of its rules and effects, for the fused functions
     phases: dict[str, CompiledPhase] = {}
     for ph in rs.lists["phases"]:
         scope = Scope(state=frozenset(hand_state), **base)
@@ -254,11 +265,15 @@ def compile_variant(variant: Variant) -> CompiledRules:
                       action=frozenset(action_fields[rule["phase"]]), **base)
         kind = "filter" if "only" in rule else "check"
         if kind == "filter":  # evaluated once per position, before looking at candidates
-            when = _fn(builder, "S", expr(rule.get("when", True), Scope(state=scope.state, **base), rule["id"]))
+            when_src = expr(rule.get("when", True), Scope(state=scope.state, **base), rule["id"])
+            when = _fn(builder, "S", when_src)
         else:  # a check looks at the announcements made with the action
-            when = _fn(builder, "S, A", expr(rule.get("when", True), scope, rule["id"]))
+            when_src = expr(rule.get("when", True), scope, rule["id"])
+            when = _fn(builder, "S, A", when_src)
             reads = _names_in(_text_of(rule.get("when", True))) & action_fields[rule["phase"]]
         test_src = expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"])
+        fused.setdefault(rule["phase"], {}).setdefault(kind, []).append(
+            (rule["id"], when_src, test_src, bool(rule.get("if_possible", False))))
         test = _fn(builder, "S, A", test_src)
         # A filter also gets a whole-list form: one call per position instead of one per candidate.
         keep = builder.add("S, C", f"[A for A in C if {test_src}]") if kind == "filter" else None
@@ -279,8 +294,12 @@ def compile_variant(variant: Variant) -> CompiledRules:
             if name not in state_init:
                 raise RulesError(f"effect sets {name!r}, which is not a declared state variable (state: in rules/*.yaml)",
                                  effect["set"].key_location(name), effect["id"])
-        when = _fn(builder, "S, A", expr(effect.get("when", True), scope, effect["id"]))
-        values = _fn(builder, "S, A", "(" + "".join(expr(v, scope, effect["id"]) + ", " for v in effect["set"].values()) + ")")
+        when_src = expr(effect.get("when", True), scope, effect["id"])
+        values_src = "(" + "".join(expr(v, scope, effect["id"]) + ", " for v in effect["set"].values()) + ")"
+        when = _fn(builder, "S, A", when_src)
+        values = _fn(builder, "S, A", values_src)
+        fused.setdefault(effect["phase"], {}).setdefault(on, []).append(
+            (effect["id"], when_src, values_src, tuple(effect["set"])))
         compiled = CompiledEffect(effect["id"], when, tuple(effect["set"]), values, effect.get("source"))
         {"action": phase.on_action, "enter": phase.on_enter, "exit": phase.on_exit}[on].append(compiled)
 
@@ -291,17 +310,32 @@ def compile_variant(variant: Variant) -> CompiledRules:
     scoring = _steps(builder, rs.lists["scoring"], set(fact_names), base, expr)
     match = _steps(builder, rs.lists["match"], set(MATCH_CONTEXT), base, expr)
 
+    for name, parts in fused.items():
+        phase = phases[name]
+        phase.narrow = _fused_narrow(builder, parts.get("filter", []))
+        phase.check = _fused_check(builder, parts.get("check", []))
+        phase.effects = {on: _fused_effects(builder, parts.get(on, [])) for on in ("action", "enter", "exit")}
+    for phase in phases.values():
+        if phase.narrow is None:
+            phase.narrow, phase.check = _fused_narrow(builder, []), _fused_check(builder, [])
+            phase.effects = {on: _fused_effects(builder, []) for on in ("action", "enter", "exit")}
+
     source = builder.source()
     namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_getattr": getattr, "_MISSING": object(),
+                 "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
+    namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in indexable})
     exec(compile(source, f"<rules {variant.hash}>", "exec"), namespace)  # generated source only
 
     def bind(obj):
-        for attr in ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker"):
+        for attr in ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
+                     "narrow", "check"):
             ref = getattr(obj, attr, None)
             if isinstance(ref, str):
                 setattr(obj, attr, namespace[ref])
+        if isinstance(getattr(obj, "effects", None), dict):
+            obj.effects = {on: namespace[ref] for on, ref in obj.effects.items()}
 
     for phase in phases.values():
         bind(phase)
@@ -331,6 +365,53 @@ def _fn(builder: _ModuleBuilder, args: str, body: str) -> str:
     return builder.add(args, body)
 
 
+def _guarded(builder: _ModuleBuilder, prefix: str, args: str, ids: list, body: list[str], result: str) -> str:
+    """A fused function: `body` runs the rules in order, setting `i` to the index of the one
+    running, so that a failing expression is still reported with its own rule id."""
+    builder.count += 1
+    name = f"{prefix}{builder.count}"
+    lines = [f"def {name}({args}):", "    i = 0", "    try:"]
+    lines += ["        " + line for line in body] or ["        pass"]
+    lines += ["    except _BalootError:", "        raise",
+              "    except _Exception as exc:",
+              f"        raise _RuleRuntimeError({tuple(ids)!r}[i], exc) from exc",
+              f"    return {result}", ""]
+    builder.lines.append("\n".join(lines))
+    return name
+
+
+def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
+    """All filter rules of a phase in order: keep the candidates `only` holds for; with
+    if_possible, skip a rule that would keep nothing."""
+    body = []
+    for index, (_rule_id, when, test, if_possible) in enumerate(filters):
+        body.append(f"i = {index}")
+        body.append(f"if {when}:")
+        if if_possible:
+            body += [f"    K = [A for A in C if {test}]", "    if K:", "        C = K"]
+        else:
+            body.append(f"    C = [A for A in C if {test}]")
+    return _guarded(builder, "narrow", "S, C", [f[0] for f in filters], body, "C")
+
+
+def _fused_check(builder: _ModuleBuilder, checks: list) -> str:
+    """All check rules of a phase in order: the index of the first that refuses, or -1."""
+    body = []
+    for index, (_rule_id, when, test, _) in enumerate(checks):
+        body += [f"i = {index}", f"if {when} and not {test}:", f"    return {index}"]
+    return _guarded(builder, "check", "S, A", [c[0] for c in checks], body, "-1")
+
+
+def _fused_effects(builder: _ModuleBuilder, effects: list) -> str:
+    """All effects of a phase at one moment, in order; each sees the state the earlier ones left
+    (their new values, and a fresh memo of derived values)."""
+    body = []
+    for index, (_effect_id, when, values, names) in enumerate(effects):
+        targets = "".join(f"S.{n}, " for n in names)
+        body += [f"i = {index}", f"if {when}:", f"    {targets}= {values}", "    S._memo = {}"]
+    return _guarded(builder, "effects", "S, A", [e[0] for e in effects], body, "None")
+
+
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
 
@@ -349,6 +430,14 @@ def _template(builder: _ModuleBuilder, text, scope: Scope, rule_id: str) -> str:
     if position < len(str(text)):
         parts.append(repr(str(text)[position:]))
     return builder.add("S, A", "''.join([" + ", ".join(parts) + "])" if parts else "''")
+
+
+def _positions(values: list) -> dict:
+    """value -> its first index in `values` (what index(const.x, v) answers, as one lookup)."""
+    table: dict = {}
+    for position, value in enumerate(values):
+        table.setdefault(value, position)
+    return table
 
 
 def _plain(value):
