@@ -45,6 +45,9 @@ class Deal:
         self.check_exposed()
 
     def _parse(self, text, deck, path):
+        card = deck.exact.get(text) if isinstance(text, str) else None
+        if card is not None:
+            return card
         try:
             return deck.parse(text)
         except CardError as exc:

@@ -10,6 +10,7 @@ applying a trusted one, and `legal()` lists what the player to act may do.
 from __future__ import annotations
 
 from itertools import product
+from types import SimpleNamespace
 
 from ..cards import CardError
 from ..errors import BalootError, IllegalAction, RuleRuntimeError
@@ -49,9 +50,10 @@ class Hand:
         self.events: list[dict] = []
         self._version = 0
         self._turn_cache = (-1, None)   # (version, seat to act)
-        self._legal_cache = None        # (version, seat, kept candidates, {signature: candidate})
+        self._legal_cache = None        # (version, seat, kept candidates)
         self.facts = None
         self.score = None
+        self._tables = _tables(rules)
         self._enter(rules.first_phase)
 
     # ---- questions --------------------------------------------------------------------------
@@ -81,30 +83,32 @@ class Hand:
         if phase.kind == "tricks":
             if not S.trick:
                 return S.leader
-            return self.rules.table.after(S.trick[-1].seat)
+            return self._tables.next_seat[S.trick[-1].seat]
         return None
 
     def legal(self) -> list[dict]:
         """The legal actions of the player to act, as events without the seat."""
-        seat = self.turn()
+        version, seat = self._turn_cache
+        if version != self._version:
+            seat = self.turn()
         if seat is None:
             return []
-        phase = self.rules.phases[self.state.phase]
-        return [dict(a._event) for a in self._legal_actions(phase, seat)]
+        cached = self._legal_cache
+        if cached is not None and cached[0] == self._version and cached[1] == seat:
+            kept = cached[2]
+        else:
+            kept = self._legal_actions(self.rules.phases[self.state.phase], seat)
+        return [a._event.copy() for a in kept]
 
     def _legal_actions(self, phase, seat) -> list:
         """The kept candidates at this position (computed once per position and actor)."""
-        return self._legal_index(phase, seat)[2]
-
-    def _legal_index(self, phase, seat) -> tuple:
-        """(version, seat, kept candidates, {event signature: candidate}) at this position."""
         cached = self._legal_cache
         if cached is not None and cached[0] == self._version and cached[1] == seat:
-            return cached
+            return cached[2]
         self._set_actor(seat)
         kept = phase.narrow(self.state, self._candidates(phase))
-        cached = self._legal_cache = (self._version, seat, kept, {a._sig: a for a in kept})
-        return cached
+        self._legal_cache = (self._version, seat, kept)
+        return kept
 
     def check(self, event: dict):
         """The IllegalAction that refuses `event`, or None if it is legal (nothing is applied)."""
@@ -148,15 +152,22 @@ class Hand:
         phase, action = self._judge(event, force)
         S = self.state
         self._version += 1
-        self._set_actor(event["seat"])
+        if S.actor != event["seat"]:
+            self._set_actor(event["seat"])
         if phase.kind == "tricks":
-            S.hands[S.actor] = [c for c in S.hands[S.actor] if c is not action.card]
-            play = Play(S.actor, action.card, **{k: getattr(action, k) for k in phase.annotations})
+            actor, card = S.actor, action.card
+            S.hands[actor] = [c for c in S.hands[actor] if c is not card]
+            plays = action.__dict__.get("_plays")   # a candidate's Play per seat, made once
+            play = plays.get(actor) if plays is not None else None
+            if play is None:
+                play = Play(actor, card, **{k: getattr(action, k) for k in phase.annotations})
+                if plays is not None:
+                    plays[actor] = play
             S.trick.append(play)
-            S.played.add(action.card)
+            S.played.add(card)
             S._memo = {}
             phase.effects["action"](S, action)
-            if len(S.trick) == len(self.rules.table.seats):
+            if len(S.trick) == len(S.all_seats):
                 winner = self._run("winner of " + phase.id, phase.winner, S)
                 S.tricks.append(Trick(S.trick[0].seat, S.trick, winner))
                 S.trick = []
@@ -172,6 +183,32 @@ class Hand:
     # ---- machinery --------------------------------------------------------------------------
     def _judge(self, event: dict, force: bool = False):
         S = self.state
+        if not force and type(event) is dict:  # the fast path: exactly one of the legal actions
+            phase = self.rules.phases.get(S.phase)
+            if phase is not None:
+                version, seat = self._turn_cache
+                if version != self._version:
+                    seat = self.turn()
+                if event.get("seat") == seat:
+                    table = self._tables[S.phase]
+                    if len(event) == 3 and event.get("type") == table.play_type:  # a card, nothing said
+                        signature = event.get("card")
+                    else:
+                        signature = _signature(phase, event)
+                    try:
+                        target = table.by_signature.get(signature)
+                    except TypeError:  # an unhashable value: not a legal action as it stands
+                        target = None
+                    if target is not None:
+                        cached = self._legal_cache
+                        if cached is not None and cached[0] == self._version and cached[1] == seat:
+                            kept = cached[2]
+                        else:
+                            kept = self._legal_actions(phase, seat)
+                        if target in kept:
+                            if phase.check(S, target) >= 0:
+                                self._check_announcements(phase, target)   # raises, explained
+                            return phase, target
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise IllegalAction(WRONG_ACTION, "an event is an object with a 'type'")
         if self.is_over():
@@ -180,14 +217,6 @@ class Hand:
         seat = self.turn()
         if event.get("seat") != seat:
             raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')!r}'s")
-        if not force:  # the fast path: an event that is exactly one of the legal actions
-            try:
-                target = self._legal_index(phase, seat)[3].get(_signature(phase, event))
-            except TypeError:  # an unhashable value: not a legal action as it stands
-                target = None
-            if target is not None:
-                self._check_announcements(phase, target)
-                return phase, target
         allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
         if event["type"] not in allowed:
             raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
@@ -249,31 +278,11 @@ class Hand:
         return Action(event["type"], **fields)
 
     def _candidates(self, phase) -> list:
-        S = self.state
+        table = self._tables[phase.name]
         if phase.kind == "tricks":
-            cache = phase.__dict__.setdefault("_card_actions", {})
-            out = []
-            for card in S.hands[S.actor]:
-                action = cache.get(card)
-                if action is None:
-                    action = cache[card] = Action(phase.action, card=card, **{
-                        k: (list(v) if isinstance(v, list) else v) for k, v in phase.annotations.items()})
-                    action._event = {"type": phase.action, "card": card.text}
-                    action._sig = card.text
-                out.append(action)
-            return out
-        cached = phase.__dict__.get("_call_actions")
-        if cached is None:
-            cached = []
-            for action, params in phase.actions.items():
-                names = list(params)
-                for combo in product(*params.values()):
-                    candidate = Action(action, **dict(zip(names, combo)))
-                    candidate._event = {"type": action, **dict(zip(names, combo))}
-                    candidate._sig = _call_signature(action, names, combo)
-                    cached.append(candidate)
-            phase._call_actions = cached
-        return cached
+            by_card = table.by_card
+            return [by_card[card] for card in self.state.hands[self.state.actor]]
+        return table.calls
 
     def _narrow(self, phase, candidates: list, target_key):
         """Apply the phase's filter rules in order; return (kept, rule that excluded target_key)."""
@@ -322,10 +331,9 @@ class Hand:
         elif phase.kind == "tricks":
             S.leader = self._run("leader of " + phase.id, phase.leader, S)
         elif phase.kind == "score":
-            self.facts = Rec()
-            for fact_name, step_id, fn in self.rules.facts:
-                self.facts[fact_name] = self._run(step_id, fn, S)
-            self.score = score_facts(self.rules, self.facts)
+            values = self.rules.facts_all(S)
+            self.facts = Rec(vars(values))
+            self.score = Rec(vars(self.rules.steps_all(values)))
             self._leave(phase)
 
     def _settle(self) -> None:
@@ -384,13 +392,10 @@ def match_step(rules, scores: dict, hand_result: dict) -> Rec:
 
 def score_facts(rules, facts: dict) -> Rec:
     """Run the scoring steps over a hand's facts; every step's value, by name."""
-    values = Rec(facts)
-    for name, step_id, fn in rules.scoring:
-        values[name] = Hand._run(step_id, fn, values)
-    return values
+    return Rec(vars(rules.steps_all(SimpleNamespace(**facts))))
 
 
-_SHARED = frozenset(("rules", "deal", "deal_spec", "state"))   # Hand.copy: not copied (state is, apart)
+_SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
 
 
 _CONTAINERS = frozenset((list, dict, Rec, set))
@@ -408,6 +413,46 @@ def _copied(value):
     return value
 
 
+class _CandidateTable:
+    """Every candidate action of a phase, made once per compiled variant: each card's play with
+    the default announcements, or each combination of a call's parameters; each carries the
+    event it stands for (`_event`) and is found by that event's signature."""
+
+    def __init__(self, rules, phase):
+        self.by_card, self.calls, self.by_signature = {}, [], {}
+        self.play_type = phase.action if phase.kind == "tricks" else None
+        if phase.kind == "tricks":
+            for card in rules.deck.cards:
+                action = Action(phase.action, card=card, **{
+                    k: (list(v) if isinstance(v, list) else v) for k, v in phase.annotations.items()})
+                action._event = {"type": phase.action, "card": card.text}
+                action._plays = {}
+                self.by_card[card] = self.by_signature[card.text] = action
+            return
+        for action_type, params in phase.actions.items():
+            names = list(params)
+            for combo in product(*params.values()):
+                action = Action(action_type, **dict(zip(names, combo)))
+                action._event = {"type": action_type, **dict(zip(names, combo))}
+                self.calls.append(action)
+                self.by_signature[_call_signature(action_type, names, combo)] = action
+
+
+class _Tables(dict):
+    """Per compiled variant: phase name -> its _CandidateTable, and the seat after each seat."""
+
+    def __init__(self, rules):
+        super().__init__((name, _CandidateTable(rules, phase)) for name, phase in rules.phases.items())
+        self.next_seat = {seat: rules.table.after(seat) for seat in rules.table.seats}
+
+
+def _tables(rules) -> _Tables:
+    tables = rules.__dict__.get("_engine_tables")
+    if tables is None:
+        tables = rules._engine_tables = _Tables(rules)
+    return tables
+
+
 def _call_signature(action_type: str, names, values) -> tuple:
     """How a call is looked up among the legal ones: its type and each parameter's value and
     Python type (so that 0 is not taken for false)."""
@@ -418,6 +463,10 @@ def _signature(phase, event: dict):
     """The signature of `event` if it can be matched against the legal actions as it stands
     (canonical card text, no announcement or only the default ones), else None."""
     if phase.kind == "tricks":
+        if event.get("type") != phase.action:
+            return None
+        if len(event) == 3 and "card" in event:   # type, seat, card: no announcement at all
+            return event["card"]
         for name, default in phase.annotations.items():
             if name in event:
                 value = event[name]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError, RulesError
@@ -125,6 +126,10 @@ class CompiledRules:
     constants: dict
     rules_by_id: dict
     python_source: str
+    # The facts and the scoring steps fused (the engine's path): facts_all(state) -> a
+    # namespace of the facts; steps_all(namespace) adds every scoring step to it, in order.
+    facts_all: object = None
+    steps_all: object = None
 
     @property
     def hash(self) -> str:
@@ -153,10 +158,12 @@ class _ModuleBuilder:
         self.lines.append(f"def {name}({args}):\n    return {body}\n")
 
     def add_memoized(self, name: str, key: str, body: str) -> None:
+        # No exception on either path: a miss is as common as a hit (the memo lives one position).
         self.lines.append(
             f"def {name}(S):\n"
-            f"    memo = _getattr(S, '_memo', None)\n"
-            f"    if memo is None:\n"
+            f"    try:\n"
+            f"        memo = S._memo\n"
+            f"    except _AttributeError:  # a context without a memo (scoring facts)\n"
             f"        return {body}\n"
             f"    value = memo.get({key!r}, _MISSING)\n"
             f"    if value is _MISSING:\n"
@@ -303,12 +310,20 @@ def compile_variant(variant: Variant) -> CompiledRules:
         compiled = CompiledEffect(effect["id"], when, tuple(effect["set"]), values, effect.get("source"))
         {"action": phase.on_action, "enter": phase.on_enter, "exit": phase.on_exit}[on].append(compiled)
 
-    facts = []
+    facts, fact_sources = [], []
     for step in rs.lists["facts"]:
         scope = Scope(state=frozenset(hand_state), **base)
-        facts.append((step["name"], step["id"], _fn(builder, "S", expr(step["expr"], scope, step["id"]))))
-    scoring = _steps(builder, rs.lists["scoring"], set(fact_names), base, expr)
-    match = _steps(builder, rs.lists["match"], set(MATCH_CONTEXT), base, expr)
+        text = expr(step["expr"], scope, step["id"])
+        facts.append((step["name"], step["id"], _fn(builder, "S", text)))
+        fact_sources.append((step["id"], step["name"], text))
+    scoring, step_sources = _steps(builder, rs.lists["scoring"], set(fact_names), base, expr)
+    facts_all = _guarded(builder, "facts_all", "S", [f[0] for f in fact_sources],
+                         ["V = _Namespace()"] + [f"i = {k}\nV.{name} = {text}".replace("\n", "\n        ")
+                                                 for k, (_id, name, text) in enumerate(fact_sources)], "V")
+    steps_all = _guarded(builder, "steps_all", "S", [f[0] for f in step_sources],
+                         [f"i = {k}\nS.{name} = {text}".replace("\n", "\n        ")
+                          for k, (_id, name, text) in enumerate(step_sources)], "S")
+    match, _ = _steps(builder, rs.lists["match"], set(MATCH_CONTEXT), base, expr)
 
     for name, parts in fused.items():
         phase = phases[name]
@@ -323,6 +338,8 @@ def compile_variant(variant: Variant) -> CompiledRules:
     source = builder.source()
     namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_getattr": getattr, "_MISSING": object(),
                  "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
+                 "_KeyError": KeyError, "_AttributeError": AttributeError,
+                 "_Namespace": SimpleNamespace,
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in indexable})
@@ -348,17 +365,22 @@ def compile_variant(variant: Variant) -> CompiledRules:
     if "bidding" in phases:
         first_phase = "bidding"
     return CompiledRules(variant, table, deck, dict(deal_def), state_init, phases, first_phase, facts, scoring,
-                         match, {name: namespace[f"f_{name}"] for name in functions}, constants, rules_by_id, source)
+                         match, {name: namespace[f"f_{name}"] for name in functions}, constants, rules_by_id, source,
+                         namespace[facts_all], namespace[steps_all])
 
 
-def _steps(builder, items, context: set, base: dict, expr) -> list:
+def _steps(builder, items, context: set, base: dict, expr) -> tuple[list, list]:
+    """Steps that each see the context and the steps before them: [(name, id, function)], and
+    [(id, name, Python text)] for fusing."""
     names = set(context)
-    out = []
+    out, sources = [], []
     for step in items:
         scope = Scope(state=frozenset(names), **base)
-        out.append((step["name"], step["id"], _fn(builder, "S", expr(step["expr"], scope, step["id"]))))
+        text = expr(step["expr"], scope, step["id"])
+        out.append((step["name"], step["id"], _fn(builder, "S", text)))
+        sources.append((step["id"], step["name"], text))
         names.add(step["name"])
-    return out
+    return out, sources
 
 
 def _fn(builder: _ModuleBuilder, args: str, body: str) -> str:
