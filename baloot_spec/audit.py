@@ -147,8 +147,8 @@ def _audit_match(rules, document: dict, report: DocumentAudit) -> None:
 def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentAudit):
     try:
         hand = Hand(rules, record["dealer"], record["deal"], scores)
-    except DealError as exc:
-        report.violations.append(Violation(f"{base}.{exc.path}", "deal.invalid", str(exc)))
+    except DealError as exc:   # a deal a rule refuses (a cut) names that rule, like a refused event
+        report.violations.append(Violation(f"{base}.{exc.path}", exc.rule or "deal.invalid", str(exc), exc.source))
         return None
     for j, event in enumerate(record["events"]):
         path = f"{base}.events[{j}]"

@@ -1,6 +1,6 @@
 """Differential test: the DSL engine (rules/*.yaml) against the independent oracle (tools/oracle).
 
-    python tools/crosscheck.py --hands N [--matches M] [--seed S] [--preset P|all] [--out DIR]
+    python tools/crosscheck.py --hands N [--matches M] [--seed S] [--preset P|all] [--out DIR] [--cuts]
 
 Plays seeded random hands (and whole matches) through both engines in lock step. At every step
 it compares whose turn it is, the phase and the legal set; it tries announcements and a few
@@ -8,6 +8,11 @@ illegal events on both and compares the refusal ids; after each trick the winner
 every scoring value, the credited projects and the Baloot; after each match hand the match
 state. The first disagreement is printed with its position and written to --out as a
 conformance case for a human to judge. Exit 0: no disagreement, 1: disagreement, 2: usage.
+
+With --cuts every random deal also records a random cut (the cutter mostly right, any option
+of the nl list, a `to` mostly right): both engines must deal it the same way or refuse it with
+the same rule id (a refused deal counts as a hand). Without --cuts the hands are those of
+earlier versions of this tool.
 
 Hand i of seed S under preset P is played from random.Random("S/P/hand/i") alone, so any hand
 can be replayed without the ones before it.
@@ -27,6 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tools")]
 
 from baloot_spec.conformance.runner import run_match  # noqa: E402
+from baloot_spec.engine.deal import DealError  # noqa: E402
 from baloot_spec.engine.hand import Hand as DslHand  # noqa: E402
 from baloot_spec.errors import BalootError, IllegalAction  # noqa: E402
 from baloot_spec.rules import load_variant  # noqa: E402
@@ -93,8 +99,25 @@ class Lockstep:
         self.clock = clock
         self.dealer, self.deal, self.match_scores = dealer, deal, match_scores
         self.events: list[dict] = []
-        self.dsl = clock.run("dsl", DslHand, rules, dealer, deal, match_scores)
-        self.orc = clock.run("oracle", O.Hand, dealer, deal, match_scores, knobs)
+        self.refused = None             # a deal both engines refuse: the rule id (None: unreadable)
+        dsl_error = orc_error = False
+        try:
+            self.dsl = clock.run("dsl", DslHand, rules, dealer, deal, match_scores)
+        except DealError as exc:
+            dsl_error, dsl_rule = True, exc.rule
+        try:
+            self.orc = clock.run("oracle", O.Hand, dealer, deal, match_scores, knobs)
+        except O.Reject as exc:
+            orc_error, orc_rule = True, exc.rule
+        except ValueError:
+            orc_error, orc_rule = True, None
+        if dsl_error or orc_error:
+            dsl_says = {"deal": "refused", "rule": dsl_rule} if dsl_error else {"deal": "dealt"}
+            orc_says = {"deal": "refused", "rule": orc_rule} if orc_error else {"deal": "dealt"}
+            if dsl_says != orc_says:
+                raise Disagreement("the engines do not deal %s alike" % json.dumps(deal.get("cut")),
+                                   dsl_says, orc_says, "legal")
+            self.refused = dsl_says
 
     def position(self):
         """Compare turn, phase and legal set; return (seat, DSL legal list)."""
@@ -234,6 +257,8 @@ def probe(rng, ls, seat, legal, phase):
 def play_hand(rng, rules, knobs, dealer, deal, match_scores, clock, doubling_pass=0.0):
     """Play one hand in lock step to its end; return the Lockstep (Disagreement on a difference)."""
     ls = Lockstep(rules, knobs, dealer, deal, match_scores, clock)
+    if ls.refused is not None:
+        return ls
     try:
         _play(rng, ls, doubling_pass)
     except Exception as exc:
@@ -262,12 +287,26 @@ def _play(rng, ls, doubling_pass):
         ls.apply(action)
 
 
-def random_setup(rng, rules, match_scores=None):
+def random_setup(rng, rules, match_scores=None, cuts=False):
     deck = [c.text for c in rules.deck.cards]
     rng.shuffle(deck)
     if match_scores is None:
         match_scores = {"NS": rng.choice(MATCH_SCORES), "EW": rng.choice(MATCH_SCORES)}
-    return rng.choice(rules.table.seats), {"deck": deck}, match_scores
+    dealer = rng.choice(rules.table.seats)
+    deal = {"deck": deck}
+    if cuts:
+        deal["cut"] = random_cut(rng, rules, dealer)
+    return dealer, deal, match_scores
+
+
+def random_cut(rng, rules, dealer):
+    """A cut record: mostly by the dealer's left (p3), any option, a `to` mostly the partner (p1)."""
+    seats = rules.table.seats
+    left, partner = rules.table.after(dealer, 3), rules.table.after(dealer, 1)
+    cut = {"by": left if rng.random() < 0.9 else rng.choice(seats), "option": rng.choice(O.ALL_CUT_OPTIONS)}
+    if cut["option"] == "bottom_to_partner":
+        cut["to"] = partner if rng.random() < 0.9 else rng.choice(seats)
+    return cut
 
 
 # ---------------------------------------------------------------- reporting a disagreement
@@ -356,7 +395,7 @@ class Progress:
         return (self.hands / c.dsl if c.dsl else 0.0, self.hands / c.oracle if c.oracle else 0.0)
 
 
-def run_preset(preset, hands, matches, seed, out_dir):
+def run_preset(preset, hands, matches, seed, out_dir, cuts=False):
     """-> (exit code, summary dict)."""
     rules, knobs, clock = load_variant(preset), dict(PRESETS[preset]), Clock()
     prog = Progress(preset, hands, clock)
@@ -366,9 +405,11 @@ def run_preset(preset, hands, matches, seed, out_dir):
         for i in range(hands):
             where = "seed %s hand %d" % (seed, i)
             rng = random.Random("%s/%s/hand/%d" % (seed, preset, i))
-            dealer, deal, ms = random_setup(rng, rules)
-            play_hand(rng, rules, knobs, dealer, deal, ms, clock)
+            dealer, deal, ms = random_setup(rng, rules, cuts=cuts)
+            ls = play_hand(rng, rules, knobs, dealer, deal, ms, clock)
             summary["hands"] += 1
+            if ls.refused is not None:
+                summary["refused_deals"] = summary.get("refused_deals", 0) + 1
             prog.tick("hand %d/%d" % (i + 1, hands))
         for m in range(matches):
             scores, dealer = {"NS": 0, "EW": 0}, None
@@ -423,6 +464,8 @@ def parse_args(argv):
                    help="a preset (%s) or 'all'; default: default" % ", ".join(ALL_PRESETS))
     p.add_argument("--out", default="/tmp/crosscheck-failures", metavar="DIR",
                    help="where a reproducing case is written (default %(default)s)")
+    p.add_argument("--cuts", action="store_true",
+                   help="give every random hand (not the match hands) a random cut record")
     args = p.parse_args(argv)        # argparse exits 2 on a usage error
     if args.hands < 0 or args.matches < 0:
         p.error("--hands and --matches must not be negative")
@@ -442,10 +485,12 @@ def main(argv=None) -> int:
         except BalootError as exc:
             print("crosscheck.py: cannot load preset %r: %s" % (preset, exc), file=sys.stderr)
             return USAGE
-        code, summary = run_preset(preset, args.hands, args.matches, args.seed, args.out)
+        code, summary = run_preset(preset, args.hands, args.matches, args.seed, args.out, args.cuts)
         state = "no disagreement" if code == OK else "DISAGREEMENT"
-        print("preset %s: %d hands, %d matches (%d hands): %s%s" % (
-            preset, summary["hands"], summary["matches"], summary["match_hands"], state,
+        print("preset %s: %d hands%s, %d matches (%d hands): %s%s" % (
+            preset, summary["hands"],
+            " (%d deals refused alike)" % summary["refused_deals"] if "refused_deals" in summary else "",
+            summary["matches"], summary["match_hands"], state,
             "; %.0f hands/s; engine CPU time: DSL %.0f hands/s, oracle %.0f hands/s" % (
                 summary["hands_per_s"], summary["dsl_hands_per_s"], summary["oracle_hands_per_s"])
             if code == OK else ""), flush=True)

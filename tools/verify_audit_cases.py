@@ -43,6 +43,7 @@ CLAIM_RULE = {
     "kaboot": "score.kaboot", "gahwa": "score.gahwa", "written": "score.written",
 }
 ANNOUNCE = ("ekka", "baloot", "declare")
+CUT_FIELD = {"deal.cut.cutter": ".deal.cut.by", "deal.cut.option": ".deal.cut.option", "deal.cut.receiver": ".deal.cut.to"}
 EVENT_PATH = re.compile(r"^\$\.hands\[(\d+)\]\.events\[(\d+)\]$")
 
 
@@ -93,7 +94,11 @@ def oracle_audit(doc: dict) -> list[dict]:
             v(base + ".dealer", "deal.dealer")
         if "match_scores" in rec and {t: rec["match_scores"].get(t) for t in TEAMS} != scores:
             v(base + ".match_scores", "match.scores")
-        h = O.Hand(rec["dealer"], rec["deal"], dict(scores), knobs)
+        try:
+            h = O.Hand(rec["dealer"], rec["deal"], dict(scores), knobs)
+        except O.Reject as exc:     # a refused cut (README "A deal"): at the record's field
+            v(base + CUT_FIELD[exc.rule], exc.rule)
+            return out
         for j, ev in enumerate(rec.get("events") or []):
             rule = h.check(ev)
             if rule is None:

@@ -4,20 +4,32 @@ The pattern (packets from the dealer's right, the public card, the completion) c
 `deal` in rules/game.yaml. A deal is checked when it is read: known cards, none twice, the
 right counts; a hands-form deal is checked again at the completion (the taker must hold the
 public card among the cards it receives).
+
+A deal may record a cut (`deal.cut` in rules/game.yaml): who cut and which option. The rules
+name the function that gives the one seat that may cut, the function that says whether the
+variant offers an option, and each option's moves (cards taken from the top or bottom of the
+deck to the public card or to a seat's packet before the dealing). A refused cut is a
+DealError that names the refusing rule and its source.
 """
 
 from __future__ import annotations
 
 from ..cards import CardError
 from ..errors import BalootError
+from .state import State
+
+CUT_KEYS = ("by", "option", "to", "cards")
 
 
 class DealError(BalootError):
-    """A deal that cannot be dealt: unknown or repeated cards, wrong counts, inconsistent hands."""
+    """A deal that cannot be dealt: unknown or repeated cards, wrong counts, inconsistent hands.
+    `rule` and `source` are set when a rule refuses what the deal records (a cut)."""
 
-    def __init__(self, message: str, path: str = "deal"):
+    def __init__(self, message: str, path: str = "deal", rule: str | None = None, source: str | None = None):
         self.path = path
-        super().__init__(f"{path}: {message}")
+        self.rule = rule
+        self.source = source
+        super().__init__(f"{path}: {message}" + (f" (refused by {rule})" if rule else ""))
 
 
 class Deal:
@@ -36,10 +48,13 @@ class Deal:
         self.exposed = None
         if spec.get("exposed") is not None:  # a card turned face up by accident while dealing
             self.exposed = self._parse(spec["exposed"], deck, "deal.exposed")
+        self.cut = None     # the cut record as read: by, option, to, cards
+        moves = self._read_cut(spec["cut"], packets, deck) if spec.get("cut") is not None else []
         if "deck" in spec:
-            self._from_deck(spec["deck"], packets, deck)
+            self._from_deck(spec["deck"], packets, deck, moves)
         elif "hands" in spec:
             self._from_hands(spec["hands"], spec.get("public"), deck)
+            self._check_cut_in_hands(moves)
         else:
             raise DealError("a deal needs 'deck' (the card order) or 'hands' and 'public'")
         self.check_exposed()
@@ -53,19 +68,140 @@ class Deal:
         except CardError as exc:
             raise DealError(str(exc), path) from None
 
-    def _from_deck(self, cards, packets, deck):
+    # ---- the cut -------------------------------------------------------------------------------
+    def _read_cut(self, record, packets, deck) -> list:
+        """Check a cut record against the rules; return its moves as (count, end, target, seat,
+        packet) with target "public" or "seat"."""
+        rules = self.rules
+        table = rules.table
+        cut = rules.deal.get("cut")
+        if cut is None:
+            raise DealError("these rules declare no cut (deal.cut in the rules)", "deal.cut")
+        if not isinstance(record, dict):
+            raise DealError("a cut is an object {\"by\": seat, \"option\": name} (optional \"to\", \"cards\")", "deal.cut")
+        for key in record:
+            if key not in CUT_KEYS:
+                raise DealError(f"unknown key {key!r} (a cut has {', '.join(CUT_KEYS)})", f"deal.cut.{key}")
+        options = {o["name"]: o for o in cut["options"]}
+        by, name = record.get("by"), record.get("option")
+        if not table.is_seat(by):
+            raise DealError(f"'by' must name the seat that cut ({', '.join(table.seats)}), not {by!r}", "deal.cut.by")
+        if not isinstance(name, str) or name not in options:
+            raise DealError(f"unknown cutting option {name!r} (options: {', '.join(options)})", "deal.cut.option")
+        state = State(rules, self.dealer, {team: 0 for team in table.teams})
+        cutter = self._function(cut["cutter"])(state)
+        refusals = cut["refusals"]
+        if by != cutter:
+            raise DealError(f"{by} may not cut; the cutter is {cutter}", "deal.cut.by",
+                            refusals["cutter"]["id"], refusals["cutter"]["source"])
+        allowed = self._function(cut["allowed"])
+        if not allowed(state, name):
+            offered = [o for o in options if allowed(state, o)]
+            raise DealError(f"the option {name!r} is not offered under these rules (offered: {', '.join(offered)})",
+                            "deal.cut.option", refusals["option"]["id"], refusals["option"]["source"])
+        moves, filled, receivers = [], set(), []
+        for i, move in enumerate(options[name]["moves"]):
+            where = f"deal.cut.options[{name}].moves[{i}] in the rules"
+            count, to, packet = move["count"], move["to"], move.get("packet", 0)
+            if to == "public":
+                if count != self.rules.deal["public"]:
+                    raise DealError(f"{count} card(s) to the public card, but the deal turns {self.rules.deal['public']}", where)
+                target, seat = "public", None
+            else:
+                seat = cutter if to == "cutter" else self._function(to)(state, cutter)
+                if packet >= len(packets) or packets[packet] != count:
+                    raise DealError(f"{count} card(s) to packet {packet}, whose size is "
+                                    f"{packets[packet] if packet < len(packets) else 'none'}", where)
+                target = "seat"
+                if seat != cutter:
+                    receivers.append(seat)
+            if (target, seat, packet) in filled:
+                raise DealError("two moves fill the same place", where)
+            filled.add((target, seat, packet))
+            moves.append((count, move["from"], target, seat, packet))
+        to = record.get("to")
+        if receivers:
+            if not table.is_seat(to):
+                raise DealError(f"the option {name!r} gives cards to another seat: 'to' must name it", "deal.cut.to")
+            if to not in receivers:
+                raise DealError(f"the option {name!r} gives the cards to {receivers[0]}, not to {to}", "deal.cut.to",
+                                refusals["receiver"]["id"], refusals["receiver"]["source"])
+        elif to is not None:
+            raise DealError(f"the option {name!r} gives no cards to another seat: no 'to'", "deal.cut.to")
+        cards = record.get("cards")
+        if cards is not None:
+            moved = sum(m[0] for m in moves)
+            if not isinstance(cards, list) or len(cards) != moved:
+                raise DealError(f"the option {name!r} moves {moved} card(s): 'cards' must list {moved}", "deal.cut.cards")
+            cards = [self._parse(c, deck, f"deal.cut.cards[{i}]") for i, c in enumerate(cards)]
+            _no_repeats(cards, "deal.cut.cards")
+        self.cut = {"by": by, "option": name, "to": to, "cards": cards}
+        return moves
+
+    def _function(self, name):
+        fn = self.rules.functions.get(name)
+        if fn is None:
+            raise DealError(f"the rules name a function {name!r} that they do not define", "deal.cut in the rules")
+        return fn
+
+    def _recorded_chunks(self, moves):
+        """The record's `cards`, cut into the moves' chunks (None when the record lists none)."""
+        cards = self.cut["cards"]
+        if cards is None:
+            return None
+        chunks, start = [], 0
+        for count, *_ in moves:
+            chunks.append(cards[start:start + count])
+            start += count
+        return chunks
+
+    def _check_cut_in_hands(self, moves):
+        """A hands-form deal holds no deck order: only the record's `cards` can be checked."""
+        chunks = self._recorded_chunks(moves) if moves else None
+        for chunk, (count, _end, target, seat, _packet) in zip(chunks or [], moves):
+            if target == "public":
+                if chunk != [self.public]:
+                    raise DealError(f"the cut made {chunk[0]} the public card, but the deal's public card is {self.public}",
+                                    "deal.cut.cards")
+            else:
+                for card in chunk:
+                    if card not in self.hands[seat][:self.first]:
+                        raise DealError(f"the cut gave {card} to {seat}, but it is not among {seat}'s first {self.first} cards",
+                                        "deal.cut.cards")
+
+    # ---- the two forms --------------------------------------------------------------------------
+    def _from_deck(self, cards, packets, deck, moves=()):
         n_seats = len(self.order)
         total = n_seats * (self.first + self.completion)
         if not isinstance(cards, list) or len(cards) != total:
             raise DealError(f"the deck must list all {total} cards", "deal.deck")
         parsed = [self._parse(c, deck, f"deal.deck[{i}]") for i, c in enumerate(cards)]
         _no_repeats(parsed, "deal.deck")
-        it = iter(parsed)
+        rest, placed, public, taken = list(parsed), {}, None, []
+        for count, end, target, seat, packet in moves:    # the cut's moves, before the dealing
+            chunk = rest[:count] if end == "top" else rest[len(rest) - count:]
+            rest = rest[count:] if end == "top" else rest[:len(rest) - count]
+            taken.append(chunk)
+            if target == "public":
+                public = chunk[0]
+            else:
+                placed[(seat, packet)] = chunk
+        recorded = self._recorded_chunks(moves) if moves else None
+        if recorded is not None and [sorted(map(str, c)) for c in recorded] != [sorted(map(str, c)) for c in taken]:
+            raise DealError(f"the cut takes {' '.join(str(c) for chunk in taken for c in chunk)} from this deck, "
+                            f"not {' '.join(str(c) for chunk in recorded for c in chunk)}", "deal.cut.cards")
+        it = iter(rest)
         self.initial = {seat: [] for seat in self.order}
-        for size in packets:
+        for index, size in enumerate(packets):
             for seat in self.order:
-                self.initial[seat].extend(next(it) for _ in range(size))
-        self.public = next(it) if self.rules.deal["public"] else None
+                if (seat, index) in placed:
+                    self.initial[seat].extend(placed[(seat, index)])
+                else:
+                    self.initial[seat].extend(next(it) for _ in range(size))
+        if self.rules.deal["public"]:
+            self.public = public if public is not None else next(it)
+        else:
+            self.public = None
         self.stock = list(it)
         self.kind = "deck"
 

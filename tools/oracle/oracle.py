@@ -67,7 +67,17 @@ DEFAULTS = {
     "counting_team": "de", "tie_rule": "digit", "kaboot_doubled": "scaled",
     "baloot_of_losers": "to_winners", "match_target": 152, "winner_basis": "game_points",
     "exposed_card": "stands", "reverse_kaboot": False, "kaboot_projects": "sweeping_team",
+    "cutting": "de",
 }
+
+# The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
+# (go or cut); nl Instelling adds: shuffle once, the first card as public card, the bottom three
+# to a team mate or for himself, the top three for himself.
+CUT_OPTIONS = {
+    "de": ("go", "cut"),
+    "nl": ("go", "cut", "shuffle", "top_public", "bottom_to_partner", "bottom_keep", "top_keep"),
+}
+ALL_CUT_OPTIONS = CUT_OPTIONS["nl"]
 
 
 class Reject(Exception):
@@ -389,16 +399,43 @@ class Hand:
         self.pos = pos = [(d + 1) % 4, (d + 2) % 4, (d + 3) % 4, d]
         ms = match_scores or {}
         self.ms = [ms.get("NS", 0), ms.get("EW", 0)]
-        self.deck = None
+        self.deck = None                # deck form: the 11 cards dealt after the bidding
         self.full = None
+        opt, moved = self._read_cut(deal.get("cut"), K)
         if "deck" in deal:
             dk = [parse_card(c) for c in deal["deck"]]
-            self.deck = dk
-            first = [0, 0, 0, 0]
-            for i, p in enumerate(pos):
-                for c in dk[3 * i:3 * i + 3] + dk[12 + 2 * i:14 + 2 * i]:
+            # The cut's cards leave the deck first: the top card as public card, or three cards
+            # that are the 3-card packet of p3 (the cutter) or p1 (his partner); the rest is
+            # dealt from the top as usual, skipping that packet.
+            own, public, rest = {}, None, dk
+            if opt == "top_public":
+                public, rest = dk[0], dk[1:]
+            elif opt == "top_keep":
+                own[pos[2]], rest = dk[:3], dk[3:]
+            elif opt == "bottom_keep":
+                own[pos[2]], rest = dk[29:], dk[:29]
+            elif opt == "bottom_to_partner":
+                own[pos[0]], rest = dk[29:], dk[:29]
+            if moved is not None:
+                took = [public] if opt == "top_public" else [c for cs in own.values() for c in cs]
+                if sorted(took) != sorted(moved):
+                    raise ValueError("deal.cut.cards: not the cards the cut takes from this deck")
+            first, i = [0, 0, 0, 0], 0
+            for p in pos:
+                if p in own:
+                    packet = own[p]
+                else:
+                    packet, i = rest[i:i + 3], i + 3
+                for c in packet:
                     first[p] |= 1 << c
-            self.public = dk[20]
+            for p in pos:
+                for c in rest[i:i + 2]:
+                    first[p] |= 1 << c
+                i += 2
+            if public is None:
+                public, i = rest[i], i + 1
+            self.public = public
+            self.deck = rest[i:]
         else:
             first, self.full = [0, 0, 0, 0], [0, 0, 0, 0]
             for s, cs in deal["hands"].items():
@@ -408,6 +445,14 @@ class Hand:
                 for c in cl:
                     self.full[SIX[s]] |= 1 << c
             self.public = parse_card(deal["public"])
+            if moved is not None:       # a hands deal: only the recorded cards can be checked
+                if opt == "top_public":
+                    ok = moved == [self.public]
+                else:
+                    holder = pos[0] if opt == "bottom_to_partner" else pos[2]
+                    ok = all(first[holder] >> c & 1 for c in moved)
+                if not ok:
+                    raise ValueError("deal.cut.cards: not where the cut puts them")
         self.first5 = first
         self.hands = list(first)
         self.initial = None
@@ -437,6 +482,40 @@ class Hand:
         if exposed is not None and K["exposed_card"] == "ace_redeals" and parse_card(exposed) % 8 == RANKS.index("A"):
             self._throw_in()
             self._result["next_dealer"] = dealer
+
+    def _read_cut(self, cut, K):
+        """-> (option, the recorded cards or None); Reject for a refused cut, ValueError for a
+        malformed one. Only the dealer's left neighbour (p3) may cut."""
+        if cut is None:
+            return None, None
+        if not isinstance(cut, dict) or set(cut) - {"by", "option", "to", "cards"}:
+            raise ValueError("deal.cut: malformed")
+        by, opt = cut.get("by"), cut.get("option")
+        if by not in SIX:
+            raise ValueError("deal.cut.by: not a seat")
+        if opt not in ALL_CUT_OPTIONS:
+            raise ValueError("deal.cut.option: unknown option %r" % (opt,))
+        if SIX[by] != self.pos[2]:
+            raise Reject("deal.cut.cutter", "only the dealer's left neighbour may cut")
+        if opt not in CUT_OPTIONS[K["cutting"]]:
+            raise Reject("deal.cut.option", "%s is not a cutting option here" % opt)
+        to = cut.get("to")
+        if opt == "bottom_to_partner":
+            if to not in SIX:
+                raise ValueError("deal.cut.to: name the partner")
+            if SIX[to] != self.pos[0]:
+                raise Reject("deal.cut.receiver", "the bottom three go to the cutter's partner")
+        elif to is not None:
+            raise ValueError("deal.cut.to: this option gives nobody cards")
+        moved = cut.get("cards")
+        if moved is not None:
+            want = {"go": 0, "cut": 0, "shuffle": 0, "top_public": 1}.get(opt, 3)
+            if not isinstance(moved, list) or len(moved) != want:
+                raise ValueError("deal.cut.cards: %s moves %d cards" % (opt, want))
+            moved = [parse_card(c) for c in moved]
+            if len(set(moved)) != len(moved):
+                raise ValueError("deal.cut.cards: a card twice")
+        return opt, moved
 
     # ---- queries
     def turn(self):
@@ -644,7 +723,7 @@ class Hand:
 
     def _complete(self):
         if self.deck is not None:
-            i = 21
+            i = 0
             for p in self.pos:
                 if p == self.taker:
                     self.hands[p] |= (1 << self.public) | (1 << self.deck[i]) | (1 << self.deck[i + 1])

@@ -7,6 +7,11 @@ PRESETS = {
     "default": {},
 
     "nl-rulebook": {
+        # nl Instelling: "De speler links van de dealer kan ofwel "go" zeggen zonder de kaarten te
+        # snijden, ze schudden (slechts één keer), de eerste kaart als publieke kaart nemen, de
+        # onderste drie kaarten aan een medespeler geven of ze voor zichzelf houden of de bovenste
+        # drie kaarten voor zichzelf nemen."
+        "cutting": "nl",
         # nl Instelling: "heeft de speler niet het recht deze te weigeren, tenzij het een aas is,
         # in welk geval de schudbeurt opnieuw begint met dezelfde dealer"
         "exposed_card": "ace_redeals",
