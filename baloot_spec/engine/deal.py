@@ -175,8 +175,12 @@ class Deal:
         total = n_seats * (self.first + self.completion)
         if not isinstance(cards, list) or len(cards) != total:
             raise DealError(f"the deck must list all {total} cards", "deal.deck")
-        parsed = [self._parse(c, deck, f"deal.deck[{i}]") for i, c in enumerate(cards)]
-        _no_repeats(parsed, "deal.deck")
+        exact = deck.exact
+        parsed = [exact.get(c) if type(c) is str else None for c in cards]   # the common case
+        if None in parsed:
+            parsed = [self._parse(c, deck, f"deal.deck[{i}]") for i, c in enumerate(cards)]
+        if len(set(parsed)) != len(parsed):
+            _no_repeats(parsed, "deal.deck")
         rest, placed, public, taken = list(parsed), {}, None, []
         for count, end, target, seat, packet in moves:    # the cut's moves, before the dealing
             chunk = rest[:count] if end == "top" else rest[len(rest) - count:]

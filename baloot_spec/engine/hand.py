@@ -69,7 +69,11 @@ class Hand:
         version, seat = self._turn_cache
         if version == self._version:
             return seat
-        seat = self._turn()
+        S = self.state
+        if S.phase == self._tables.play_phase and S.trick:   # in a trick: the next seat
+            seat = self._tables.next_seat[S.trick[-1].seat]
+        else:
+            seat = self._turn()
         self._turn_cache = (self._version, seat)
         return seat
 
@@ -105,8 +109,17 @@ class Hand:
         cached = self._legal_cache
         if cached is not None and cached[0] == self._version and cached[1] == seat:
             return cached[2]
-        self._set_actor(seat)
-        kept = phase.narrow(self.state, self._candidates(phase))
+        S = self.state
+        if S.actor != seat:
+            S.actor = seat
+            S._memo = {}
+        table = self._tables[phase.name]
+        if phase.kind == "tricks":
+            by_card = table.by_card
+            candidates = [by_card[card] for card in S.hands[seat]]
+        else:
+            candidates = table.calls
+        kept = phase.narrow(S, candidates)
         self._legal_cache = (self._version, seat, kept)
         return kept
 
@@ -282,7 +295,7 @@ class Hand:
         if phase.kind == "tricks":
             by_card = table.by_card
             return [by_card[card] for card in self.state.hands[self.state.actor]]
-        return table.calls
+        return table.calls   # (_legal_actions has this inline: it runs once per position)
 
     def _narrow(self, phase, candidates: list, target_key):
         """Apply the phase's filter rules in order; return (kept, rule that excluded target_key)."""
@@ -444,6 +457,8 @@ class _Tables(dict):
     def __init__(self, rules):
         super().__init__((name, _CandidateTable(rules, phase)) for name, phase in rules.phases.items())
         self.next_seat = {seat: rules.table.after(seat) for seat in rules.table.seats}
+        tricks = [name for name, phase in rules.phases.items() if phase.kind == "tricks"]
+        self.play_phase = tricks[0] if len(tricks) == 1 else None
 
 
 def _tables(rules) -> _Tables:

@@ -58,6 +58,18 @@ def _pos(node) -> tuple[int, int, int]:
     return 1, 1, 1
 
 
+# The prefix of the local that holds a derived value (a zero-argument rule function) within
+# one generated function: `...` (Ellipsis, which no rule value can be) until first needed. Every
+# generated function that uses one starts with `<prefix><name> = ...` (lazy_locals_prelude).
+LAZY_LOCAL = "_h_"
+_LAZY_NAME = re.compile(r"\b_h_([A-Za-z_0-9]+)\b")
+
+
+def lazy_locals_prelude(body: str) -> list[str]:
+    """The statements that a generated function whose body is `body` must start with."""
+    return [f"{LAZY_LOCAL}{name} = ..." for name in sorted(set(_LAZY_NAME.findall(body)))]
+
+
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*|-?\d+|'[^'\\]*')$")
 _INLINE_DEPTH = 4
 _INLINE_COUNTER = itertools.count(1)
@@ -86,6 +98,7 @@ class _Emitter:
         self.suffix = suffix          # renames loop variables of an inlined body apart
         self.stack = stack            # functions being inlined around this body
         self.names_used: set[str] = set()
+        self.in_iterable = 0          # inside a comprehension's iterable (no := allowed there)
 
     def emit(self, node, bound: dict) -> str:
         kind = node.data if isinstance(node, lark.Tree) else None
@@ -142,7 +155,11 @@ class _Emitter:
             if self.scope.functions[name] != 0:
                 raise CompileError(f"function {name!r} takes {self.scope.functions[name]} argument(s); call it as {name}(...)", *_pos(token))
             self.names_used.add(name)
-            return f"f_{name}(S)"
+            if self.in_iterable:
+                return f"f_{name}(S)"
+            # A derived value is fetched once per generated function and kept in a local
+            # (see LAZY_LOCAL): the memo lookup is a call, a local is a load.
+            return f"({LAZY_LOCAL}{name} if {LAZY_LOCAL}{name} is not ... else ({LAZY_LOCAL}{name} := f_{name}(S)))"
         if name in ("param", "const"):
             raise CompileError(f"{name!r} is a namespace: write {name}.<name>", *_pos(token))
         raise CompileError(f"unknown name {name!r}", *_pos(token))
@@ -181,6 +198,8 @@ class _Emitter:
             if inlined is not None:
                 return inlined
             return f"f_{name}(S" + "".join(", " + a for a in argv) + ")"
+        if name == "seat_after" and len(argv) == 2 and re.fullmatch(r"-?\d+", argv[1]) and abs(int(argv[1])) <= 16:
+            return f"k__after[{int(argv[1])}][{argv[0]}]"   # a table of the seat geometry
         if name == "index" and len(argv) == 2 and argv[0].startswith("k_") and argv[0][2:] in self.scope.indexable:
             return f"k__ix_{argv[0][2:]}.get({argv[1]}, -1)"
         if name in self.scope.builtins:
@@ -204,6 +223,7 @@ class _Emitter:
             return None
         params, tree, callee_scope = entry
         emitter = _Emitter(callee_scope, f"_{next(_INLINE_COUNTER)}", self.stack | {name})
+        emitter.in_iterable = self.in_iterable
         text = emitter.emit(tree, dict(zip(params, argv)))
         self.names_used |= emitter.names_used
         return text if _literal(text)[0] else f"({text})"
@@ -215,7 +235,11 @@ class _Emitter:
             raise CompileError(f"loop variable {var_name!r} hides a rule name; choose another", *_pos(var))
         var_text = f"v_{var_name}{self.suffix}"
         inner = {**bound, var_name: var_text}
-        it = self.emit(iterable, bound)
+        self.in_iterable += 1
+        try:
+            it = self.emit(iterable, bound)
+        finally:
+            self.in_iterable -= 1
         el = self.emit(elem, inner)
         cond_text = self.emit(cond, inner) if cond is not None else None
         return el, var_text, it, cond_text

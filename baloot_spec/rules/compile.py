@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError, RulesError
 from ..expr.builtins import Rec, builtin_arity, make_builtins
-from ..expr.compiler import Scope, to_python
+from ..expr.compiler import Scope, lazy_locals_prelude, to_python
 from ..expr.parser import ExprSource, parse_expression
 from .loader import Variant
 
@@ -151,16 +151,19 @@ class _ModuleBuilder:
     def add(self, args: str, body: str, prefix: str = "g") -> str:
         self.count += 1
         name = f"{prefix}{self.count}"
-        self.lines.append(f"def {name}({args}):\n    return {body}\n")
+        self.add_named(name, args, body)
         return name
 
     def add_named(self, name: str, args: str, body: str) -> None:
-        self.lines.append(f"def {name}({args}):\n    return {body}\n")
+        prelude = "".join(f"    {line}\n" for line in lazy_locals_prelude(body))
+        self.lines.append(f"def {name}({args}):\n{prelude}    return {body}\n")
 
     def add_memoized(self, name: str, key: str, body: str) -> None:
         # No exception on either path: a miss is as common as a hit (the memo lives one position).
+        prelude = "".join(f"    {line}\n" for line in lazy_locals_prelude(body))
         self.lines.append(
             f"def {name}(S):\n"
+            f"{prelude}"
             f"    try:\n"
             f"        memo = S._memo\n"
             f"    except _AttributeError:  # a context without a memo (scoring facts)\n"
@@ -318,10 +321,11 @@ def compile_variant(variant: Variant) -> CompiledRules:
         fact_sources.append((step["id"], step["name"], text))
     scoring, step_sources = _steps(builder, rs.lists["scoring"], set(fact_names), base, expr)
     facts_all = _guarded(builder, "facts_all", "S", [f[0] for f in fact_sources],
-                         ["V = _Namespace()"] + [f"i = {k}\nV.{name} = {text}".replace("\n", "\n        ")
-                                                 for k, (_id, name, text) in enumerate(fact_sources)], "V")
+                         ["V = _Namespace()", *lazy_locals_prelude("\n".join(f[2] for f in fact_sources))]
+                         + [f"i = {k}\nV.{name} = {text}".replace("\n", "\n        ")
+                            for k, (_id, name, text) in enumerate(fact_sources)], "V")
     steps_all = _guarded(builder, "steps_all", "S", [f[0] for f in step_sources],
-                         [f"i = {k}\nS.{name} = {text}".replace("\n", "\n        ")
+                         ["\n".join([f"i = {k}", *lazy_locals_prelude(text), f"S.{name} = {text}"]).replace("\n", "\n        ")
                           for k, (_id, name, text) in enumerate(step_sources)], "S")
     match, _ = _steps(builder, rs.lists["match"], set(MATCH_CONTEXT), base, expr)
 
@@ -343,6 +347,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in indexable})
+    namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(-16, 17)}
     exec(compile(source, f"<rules {variant.hash}>", "exec"), namespace)  # generated source only
 
     def bind(obj):
@@ -413,7 +418,8 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
             body += [f"    K = [A for A in C if {test}]", "    if K:", "        C = K"]
         else:
             body.append(f"    C = [A for A in C if {test}]")
-    return _guarded(builder, "narrow", "S, C", [f[0] for f in filters], body, "C")
+    return _guarded(builder, "narrow", "S, C", [f[0] for f in filters],
+                    lazy_locals_prelude("\n".join(body)) + body, "C")
 
 
 def _fused_check(builder: _ModuleBuilder, checks: list) -> str:
@@ -421,7 +427,8 @@ def _fused_check(builder: _ModuleBuilder, checks: list) -> str:
     body = []
     for index, (_rule_id, when, test, _) in enumerate(checks):
         body += [f"i = {index}", f"if {when} and not {test}:", f"    return {index}"]
-    return _guarded(builder, "check", "S, A", [c[0] for c in checks], body, "-1")
+    return _guarded(builder, "check", "S, A", [c[0] for c in checks],
+                    lazy_locals_prelude("\n".join(body)) + body, "-1")
 
 
 def _fused_effects(builder: _ModuleBuilder, effects: list) -> str:
@@ -430,7 +437,9 @@ def _fused_effects(builder: _ModuleBuilder, effects: list) -> str:
     body = []
     for index, (_effect_id, when, values, names) in enumerate(effects):
         targets = "".join(f"S.{n}, " for n in names)
-        body += [f"i = {index}", f"if {when}:", f"    {targets}= {values}", "    S._memo = {}"]
+        # Each effect sees the state the ones before it left: its derived values start afresh.
+        body += [f"i = {index}", *lazy_locals_prelude(when + values),
+                 f"if {when}:", f"    {targets}= {values}", "    S._memo = {}"]
     return _guarded(builder, "effects", "S, A", [e[0] for e in effects], body, "None")
 
 
