@@ -152,13 +152,18 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
         return None
     for j, event in enumerate(record["events"]):
         path = f"{base}.events[{j}]"
-        refusal = hand.check(event)
-        if refusal is not None:
-            legal = _legal_summary(hand)
-            message = f"{_describe(event)}: {refusal.message}" + (f" (legal: {legal})" if legal else "")
-            report.violations.append(Violation(path, refusal.rule_id, message, refusal.source))
         try:
-            hand.apply(as_played(rules, hand, event, refusal), force=refusal is not None)
+            refusal = hand.apply_unless_refused(event)
+            if refusal is None:
+                continue
+        except DealError as exc:
+            report.violations.append(Violation(f"{base}.{exc.path}", "deal.invalid", str(exc)))
+            return None
+        legal = _legal_summary(hand)
+        message = f"{_describe(event)}: {refusal.message}" + (f" (legal: {legal})" if legal else "")
+        report.violations.append(Violation(path, refusal.rule_id, message, refusal.source))
+        try:
+            hand.apply(as_played(rules, hand, event, refusal), force=True)
         except IllegalAction:
             report.notes.append(f"{path}: the hand cannot be replayed past this event; the rest of hand {base} is not checked")
             return None

@@ -163,6 +163,19 @@ class Hand:
         replays a recorded illegal card that was really played, so the rest of the hand can
         still be checked. Turn, phase and holding the card are required all the same."""
         phase, action = self._judge(event, force)
+        self._apply_judged(phase, action, event)
+
+    def apply_unless_refused(self, event: dict):
+        """Apply `event` if the rules allow it and return None; else apply nothing and return
+        the IllegalAction (check() and apply() in one judgement, for a referee)."""
+        try:
+            phase, action = self._judge(event)
+        except IllegalAction as refusal:
+            return refusal
+        self._apply_judged(phase, action, event)
+        return None
+
+    def _apply_judged(self, phase, action, event: dict) -> None:
         S = self.state
         self._version += 1
         if S.actor != event["seat"]:
