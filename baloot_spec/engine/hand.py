@@ -156,26 +156,13 @@ class Hand:
         return new
 
     # ---- applying ---------------------------------------------------------------------------
-    def apply(self, event: dict, force: bool = False) -> None:
+    def apply(self, event: dict, force: bool = False, _judged: tuple | None = None) -> None:
         """Check and apply one event; IllegalAction (nothing applied) if the rules refuse it.
 
         With force=True the obligations (filter and check rules) are not applied: an auditor
         replays a recorded illegal card that was really played, so the rest of the hand can
         still be checked. Turn, phase and holding the card are required all the same."""
-        phase, action = self._judge(event, force)
-        self._apply_judged(phase, action, event)
-
-    def apply_unless_refused(self, event: dict):
-        """Apply `event` if the rules allow it and return None; else apply nothing and return
-        the IllegalAction (check() and apply() in one judgement, for a referee)."""
-        try:
-            phase, action = self._judge(event)
-        except IllegalAction as refusal:
-            return refusal
-        self._apply_judged(phase, action, event)
-        return None
-
-    def _apply_judged(self, phase, action, event: dict) -> None:
+        phase, action = _judged or self._judge(event, force)
         S = self.state
         self._version += 1
         if S.actor != event["seat"]:
@@ -205,6 +192,16 @@ class Hand:
             phase.effects["action"](S, action)
             self._settle()
         self.events.append(dict(event))
+
+    def apply_unless_refused(self, event: dict):
+        """Apply `event` if the rules allow it and return None; else apply nothing and return
+        the IllegalAction (check() and apply() in one judgement, for a referee)."""
+        try:
+            judged = self._judge(event)
+        except IllegalAction as refusal:
+            return refusal
+        self.apply(event, _judged=judged)
+        return None
 
     # ---- machinery --------------------------------------------------------------------------
     def _judge(self, event: dict, force: bool = False):

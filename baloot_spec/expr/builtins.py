@@ -57,9 +57,15 @@ def _index(xs, x):
         return -1
 
 
+_POSITIONS: dict = {}
+
+
 def _runs(cards, order, min_len):
     """Maximal runs of cards of one suit that are consecutive in `order` (strongest first)."""
-    position = {rank: i for i, rank in enumerate(order)}
+    key = tuple(order)
+    position = _POSITIONS.get(key)
+    if position is None:
+        position = _POSITIONS[key] = {rank: i for i, rank in enumerate(order)}
     by_suit: dict = {}
     for card in cards:
         if card.rank in position:
@@ -85,6 +91,8 @@ def _best_split(groups):
     equal totals, the greatest list of (value, key) pairs (sorted, highest first), so the most
     valuable group has the highest key; then the fewest groups."""
     groups = list(groups)
+    if len(groups) < 2:   # most hands: no project, or one (which any non-empty choice beats)
+        return groups
     best = {"score": (0, [], 0), "chosen": []}
 
     def search(i, used, chosen):
