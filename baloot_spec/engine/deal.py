@@ -194,19 +194,19 @@ class Deal:
         if recorded is not None and [sorted(map(str, c)) for c in recorded] != [sorted(map(str, c)) for c in taken]:
             raise DealError(f"the cut takes {' '.join(str(c) for chunk in taken for c in chunk)} from this deck, "
                             f"not {' '.join(str(c) for chunk in recorded for c in chunk)}", "deal.cut.cards")
-        it = iter(rest)
+        at = 0   # the next undealt card of `rest`
         self.initial = {seat: [] for seat in self.order}
         for index, size in enumerate(packets):
             for seat in self.order:
                 if (seat, index) in placed:
                     self.initial[seat].extend(placed[(seat, index)])
                 else:
-                    self.initial[seat].extend(next(it) for _ in range(size))
-        if self.rules.deal["public"]:
-            self.public = public if public is not None else next(it)
-        else:
-            self.public = None
-        self.stock = list(it)
+                    self.initial[seat].extend(rest[at:at + size])
+                    at += size
+        if self.rules.deal["public"] and public is None:
+            public, at = rest[at], at + 1
+        self.public = public if self.rules.deal["public"] else None
+        self.stock = rest[at:]
         self.kind = "deck"
 
     def _from_hands(self, hands, public, deck):

@@ -67,12 +67,14 @@ def _runs(cards, order, min_len):
     if position is None:
         position = _POSITIONS[key] = {rank: i for i, rank in enumerate(order)}
     by_suit: dict = {}
+    place = {}   # card -> its rank's position (a C-level sort key)
     for card in cards:
         if card.rank in position:
             by_suit.setdefault(card.suit, []).append(card)
+            place[card] = position[card.rank]
     runs = []
     for suit in sorted(by_suit):
-        ordered = sorted(by_suit[suit], key=lambda c: position[c.rank])
+        ordered = sorted(by_suit[suit], key=place.__getitem__)
         run = [ordered[0]]
         for card in ordered[1:]:
             if position[card.rank] == position[run[-1].rank] + 1:

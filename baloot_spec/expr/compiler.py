@@ -38,6 +38,7 @@ class Scope:
     # filled by the rules compiler as each function is checked, shared by every scope.
     inline: dict = field(default_factory=dict)
     indexable: frozenset = frozenset()    # constant lists with a precomputed position table k__ix_name
+    seats: int = 0                        # seats at the table (k__after[steps][seat] is their geometry)
 
 
 class CompileError(Exception):
@@ -70,7 +71,7 @@ def lazy_locals_prelude(body: str) -> list[str]:
     return [f"{LAZY_LOCAL}{name} = ..." for name in sorted(set(_LAZY_NAME.findall(body)))]
 
 
-_SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*|-?\d+|'[^'\\]*')$")
+_SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[\d+\])*|-?\d+|'[^'\\]*')$")
 _INLINE_DEPTH = 4
 _INLINE_COUNTER = itertools.count(1)
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -198,8 +199,10 @@ class _Emitter:
             if inlined is not None:
                 return inlined
             return f"f_{name}(S" + "".join(", " + a for a in argv) + ")"
-        if name == "seat_after" and len(argv) == 2 and re.fullmatch(r"-?\d+", argv[1]) and abs(int(argv[1])) <= 16:
-            return f"k__after[{int(argv[1])}][{argv[0]}]"   # a table of the seat geometry
+        if name == "seat_after" and len(argv) == 2 and self.scope.seats:   # a table of the seat geometry
+            if re.fullmatch(r"-?\d+", argv[1]):
+                return f"k__after[{int(argv[1]) % self.scope.seats}][{argv[0]}]"
+            return f"k__after[({argv[1]}) % {self.scope.seats}][{argv[0]}]"
         if name == "index" and len(argv) == 2 and argv[0].startswith("k_") and argv[0][2:] in self.scope.indexable:
             return f"k__ix_{argv[0][2:]}.get({argv[1]}, -1)"
         if name in self.scope.builtins:

@@ -222,7 +222,8 @@ def compile_variant(variant: Variant) -> CompiledRules:
                           if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
     inline: dict = {}   # filled below, function by function, once each body has been checked
     base = dict(functions=functions, builtins=builtin_arity(), params=dict(variant.knobs),
-                consts=frozenset(constants), attributes=frozenset(attributes), inline=inline, indexable=indexable)
+                consts=frozenset(constants), attributes=frozenset(attributes), inline=inline, indexable=indexable,
+                seats=len(table.seats))
     any_state = frozenset(hand_state | set(fact_names) | set(score_names) | set(match_names) | MATCH_CONTEXT)
 
     builder = _ModuleBuilder()
@@ -347,7 +348,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in indexable})
-    namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(-16, 17)}
+    namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
     exec(compile(source, f"<rules {variant.hash}>", "exec"), namespace)  # generated source only
 
     def bind(obj):
