@@ -120,6 +120,8 @@ class Hand:
         else:
             candidates = table.calls
         kept = phase.narrow(S, candidates)
+        if kept is None:   # a rule failed: run them one by one, which names it
+            kept, _ = self._narrow(phase, candidates, None)
         self._legal_cache = (self._version, seat, kept)
         return kept
 

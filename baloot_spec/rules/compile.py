@@ -410,17 +410,45 @@ def _guarded(builder: _ModuleBuilder, prefix: str, args: str, ids: list, body: l
 
 def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
     """All filter rules of a phase in order: keep the candidates `only` holds for; with
-    if_possible, skip a rule that would keep nothing."""
-    body = []
+    if_possible, skip a rule that would keep nothing. Consecutive plain rules make one pass:
+    a candidate must pass each of them whose `when` holds. If any expression fails, the
+    function returns None and the engine re-runs the rules one by one to name the failing one."""
+    body, group = [], []
+
+    def flush():
+        live = [(k, when, test) for k, when, test in group if when != "False"]
+        group.clear()
+        if not live:
+            return
+        tests = []
+        for k, when, test in live:
+            if when == "True":
+                tests.append(f"({test})")
+            else:
+                body.append(f"w{k} = {when}")
+                tests.append(f"(not w{k} or {test})")
+        line = f"C = [A for A in C if {' and '.join(tests)}]"
+        if any(when == "True" for _, when, _ in live):
+            body.append(line)
+        else:   # no pass at all when no rule of the group applies
+            body.extend([f"if {' or '.join(f'w{k}' for k, _, _ in live)}:", "    " + line])
+
     for index, (_rule_id, when, test, if_possible) in enumerate(filters):
-        body.append(f"i = {index}")
-        body.append(f"if {when}:")
-        if if_possible:
-            body += [f"    K = [A for A in C if {test}]", "    if K:", "        C = K"]
-        else:
-            body.append(f"    C = [A for A in C if {test}]")
-    return _guarded(builder, "narrow", "S, C", [f[0] for f in filters],
-                    lazy_locals_prelude("\n".join(body)) + body, "C")
+        if not if_possible:
+            group.append((index, when, test))
+            continue
+        flush()
+        if when == "False":
+            continue
+        body += [f"if {when}:", f"    K = [A for A in C if {test}]", "    if K:", "        C = K"]
+    flush()
+    lines = [f"def narrow{builder.count + 1}(S, C):", "    try:"]
+    lines += ["        " + line for line in lazy_locals_prelude("\n".join(body)) + body] or ["        pass"]
+    lines += ["    except _BalootError:", "        raise", "    except _Exception:",
+              "        return None   # the engine names the failing rule", "    return C", ""]
+    builder.count += 1
+    builder.lines.append("\n".join(lines))
+    return f"narrow{builder.count}"
 
 
 def _fused_check(builder: _ModuleBuilder, checks: list) -> str:

@@ -1,0 +1,50 @@
+"""A rule expression that fails while running names its own rule, whichever fused generated
+function it runs in (filters in one pass, checks, effects, scoring steps)."""
+
+import pytest
+
+from baloot_spec.engine.hand import Hand
+from baloot_spec.errors import RuleRuntimeError
+from baloot_spec.rules import load_variant
+
+DEAL = {"hands": {"W": ["JH", "9H", "AS", "KS", "QS", "7H", "8C", "7C"],
+                  "S": ["AH", "TH", "AC", "KC", "QC", "JS", "TS", "9S"],
+                  "E": ["KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"],
+                  "N": ["8H", "TC", "JC", "9C", "8D", "7D", "8S", "7S"]}, "public": "7H"}
+
+
+def rules_with(tmp_path, items_yaml: str, section: str = "rules"):
+    overlay = tmp_path / "broken.yaml"
+    overlay.write_text("overlay: broken\ntitle: A rule that fails at run time\nsource: \"choice: test\"\n"
+                       f"add:\n  {section}:\n" + items_yaml, encoding="utf-8")
+    return load_variant("default", {}, [str(overlay)])
+
+
+def test_a_failing_bidding_filter_among_plain_filters_is_named(tmp_path):
+    # Plain (not if_possible) bidding filters run in one pass; the failing one is still named.
+    rules = rules_with(tmp_path, "    - id: test.broken-filter\n      phase: bidding\n"
+                                 "      only: \"call == 'pass' or len(tricks[3].cards) > 0\"\n"
+                                 "      source: \"choice: test\"\n")
+    hand = Hand(rules, "N", DEAL)
+    with pytest.raises(RuleRuntimeError) as caught:
+        hand.legal()
+    assert caught.value.rule_id == "test.broken-filter"
+
+
+def test_a_failing_check_is_named(tmp_path):
+    rules = rules_with(tmp_path, "    - id: test.broken-check\n      phase: bidding\n"
+                                 "      when: \"call == 'hokum'\"\n      require: \"tricks[3].winner == actor\"\n"
+                                 "      source: \"choice: test\"\n")
+    hand = Hand(rules, "N", DEAL)
+    with pytest.raises(RuleRuntimeError) as caught:
+        hand.apply({"seat": "W", "type": "bid", "call": "hokum"})
+    assert caught.value.rule_id == "test.broken-check"
+
+
+def test_a_failing_effect_is_named(tmp_path):
+    rules = rules_with(tmp_path, "    - id: test.broken-effect\n      phase: bidding\n      when: \"call == 'pass'\"\n"
+                                 "      set: {round: \"tricks[3].winner\"}\n      source: \"choice: test\"\n", "effects")
+    hand = Hand(rules, "N", DEAL)
+    with pytest.raises(RuleRuntimeError) as caught:
+        hand.apply({"seat": "W", "type": "bid", "call": "pass"})
+    assert caught.value.rule_id == "test.broken-effect"
