@@ -10,6 +10,7 @@ applying a trusted one, and `legal()` lists what the player to act may do.
 from __future__ import annotations
 
 from itertools import product
+from operator import attrgetter
 from types import SimpleNamespace
 
 from ..cards import CardError
@@ -102,7 +103,7 @@ class Hand:
             kept = cached[2]
         else:
             kept = self._legal_actions(self.rules.phases[self.state.phase], seat)
-        return [a._event.copy() for a in kept]
+        return list(map(dict.copy, map(_EVENT_OF, kept)))   # (C-level: no Python frame per action)
 
     def _legal_actions(self, phase, seat) -> list:
         """The kept candidates at this position (computed once per position and actor)."""
@@ -115,8 +116,7 @@ class Hand:
             S._memo = {}
         table = self._tables[phase.name]
         if phase.kind == "tricks":
-            by_card = table.by_card
-            candidates = [by_card[card] for card in S.hands[seat]]
+            candidates = list(map(table.by_card.__getitem__, S.hands[seat]))
         else:
             candidates = table.calls
         kept = phase.narrow(S, candidates)
@@ -171,7 +171,8 @@ class Hand:
             self._set_actor(event["seat"])
         if phase.kind == "tricks":
             actor, card = S.actor, action.card
-            S.hands[actor] = [c for c in S.hands[actor] if c is not card]
+            held = S.hands[actor] = list(S.hands[actor])   # a new list: copies may share the old one
+            held.remove(card)
             plays = action.__dict__.get("_plays")   # a candidate's Play per seat, made once
             play = plays.get(actor) if plays is not None else None
             if play is None:
@@ -420,6 +421,7 @@ def score_facts(rules, facts: dict) -> Rec:
     return Rec(vars(rules.steps_all(SimpleNamespace(**facts))))
 
 
+_EVENT_OF = attrgetter("_event")
 _SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
 
 
