@@ -67,6 +67,7 @@ DEFAULTS = {
     "counting_team": "de", "tie_rule": "digit", "kaboot_doubled": "scaled",
     "baloot_of_losers": "to_winners", "match_target": 152, "winner_basis": "game_points",
     "exposed_card": "stands", "reverse_kaboot": False, "kaboot_projects": "sweeping_team",
+    "pickup_before_trump": "refused",
 }
 
 
@@ -461,8 +462,11 @@ class Hand:
         if ph == BIDDING:
             return [{"type": "bid", "call": c} for c in BIDCALLS if self._bid_rule(s, c)[0] is None]
         if ph == TRUMP:
-            return [{"type": "trump", "suit": u} for i, u in enumerate(SUITS)
-                    if not (self.round == 2 and i == self.public >> 3)]
+            out = [{"type": "trump", "suit": u} for i, u in enumerate(SUITS)
+                   if not (self.round == 2 and i == self.public >> 3)]
+            if self.K["pickup_before_trump"] == "sun":
+                out.append({"type": "pickup"})
+            return out
         out = [{"type": "double", "call": "pass"}]
         for c in DWORDS[1:]:
             if self._double_rule(s, c, False) is None:
@@ -501,6 +505,8 @@ class Hand:
         if self.cur is None or s != self.cur:
             raise Reject("turn.out-of-turn", "not %s's turn" % ev.get("seat"))
         ph = self.ph
+        if ph == TRUMP and ev.get("type") == "pickup":
+            return self._apply_pickup(s)
         if ev.get("type") != PHASE_TYPE[ph]:
             raise Reject("phase.wrong-action", "%s during %s" % (ev.get("type"), ph))
         if ph == PLAY:
@@ -640,6 +646,14 @@ class Hand:
         if self.round == 2 and SUITS.index(u) == self.public >> 3:
             raise Reject("trump.public-suit", "public card's suit")
         self.trump = SUITS.index(u)
+        self._complete()
+
+    def _apply_pickup(self, s):
+        # nl Bieden: "Of het is Zon als de speler de twee kaarten optilt voordat hij een kleur
+        # voor Hokom noemt." -- a Sun, same buyer (and taker); de: he names the trump, so refused.
+        if self.K["pickup_before_trump"] != "sun":
+            raise Reject("trump.pickup.refused", "the buyer must name the trump")
+        self.mode, self.trump = "sun", SUN
         self._complete()
 
     def _complete(self):

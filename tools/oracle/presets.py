@@ -33,6 +33,9 @@ PRESETS = {
         "sun_double_allowed": "nl",
         # nl Spelregels: "De speler rechts van de Dealer begint de ronde" (= default)
         "first_lead": "dealer_right",
+        # nl Bieden: "Of het is Zon als de speler de twee kaarten optilt voordat hij een kleur
+        # voor Hokom noemt."
+        "pickup_before_trump": "sun",
     },
 
     "saudi-federation": {
