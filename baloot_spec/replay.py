@@ -133,12 +133,15 @@ def _teams(values: dict) -> str:
 
 
 def _call(event: dict) -> str:
-    """'W hokum', 'S double: pass', 'N double: four closed', 'W trump: S'."""
+    """'W hokum', 'S double: pass', 'N double: four closed', 'W trump: S'; an event without
+    fields as seat and type."""
     words = []
     for key, value in event.items():
         if key in ("seat", "type") or value in (False, None):
             continue
         words.append("closed" if key == "closed" else str(value))
+    if not words:                        # an event without fields: 'W <type>'
+        return f"{event['seat']} {event['type']}"
     prefix = "" if event["type"] == "bid" else f"{event['type']}: "
     return f"{event['seat']} {prefix}{' '.join(words)}"
 

@@ -124,3 +124,38 @@ def test_a_refused_announcement_counts_as_not_said(tmp_path, capsys):
                      ("$.hands[0].events[8]", "play.hokum.partner-led-exception"),
                      ("$.hands[0].events", "hand.incomplete")]
     assert code == 1
+
+
+def _log_of_case(case_id, tmp_path):
+    """A one-hand baloot-log/1 document from a hand case of the corpus (no claims)."""
+    for path in (Path(__file__).resolve().parent.parent / "conformance" / "cases").glob("*/*.json"):
+        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+            if case["id"] == case_id:
+                setup = case["setup"]
+                doc = {"format": "baloot-log/1", "variant": {"preset": case["variant"]["preset"]},
+                       "match": {"first_dealer": setup["dealer"]},
+                       "hands": [{"dealer": setup["dealer"], "deal": setup["deal"], "events": setup["events"]}]}
+                out = tmp_path / (case_id + ".json")
+                out.write_text(json.dumps(doc), encoding="utf-8")
+                return out
+    raise LookupError(case_id)
+
+
+@pytest.mark.parametrize("case_id, index, rule", [
+    ("bidding.pickup.007", 8, "trump.pickup.refused"),
+    ("play.late-projects.001", 10, "play.declare.not-first-trick"),
+])
+def test_nl_events_audit_clean_under_nl_and_are_found_under_de(case_id, index, rule, tmp_path, capsys):
+    log = _log_of_case(case_id, tmp_path)
+    code, report = audit_json(capsys, str(log))
+    assert code == 0 and report["summary"]["violations"] == 0
+    code, report = audit_json(capsys, "--preset", "default", str(log))
+    found = [(v["path"], v["rule"]) for d in report["documents"] for v in d["violations"]]
+    assert code == 1 and found == [(f"$.hands[0].events[{index}]", rule)]
+
+
+def test_replay_tells_an_event_without_fields(tmp_path, capsys):
+    log = _log_of_case("bidding.pickup.007", tmp_path)
+    assert main(["replay", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "W hokum . S pass . E pass . N pass . W pickup . S double: pass" in out and "contract  sun  buyer W" in out

@@ -39,8 +39,21 @@ def test_a_disagreement_is_reported_with_a_reproducing_case(tmp_path, monkeypatc
     assert case["setup"]["events"] and case["setup"]["events"][-1]["type"] == "double"
 
 
-@pytest.mark.parametrize("argv", [["--hands", "-1"], ["--hands", "3", "--preset", "nope"], ["--matches", "2"]])
+@pytest.mark.parametrize("argv", [["--hands", "-1"], ["--hands", "3", "--preset", "nope"], ["--matches", "2"],
+                                  ["--hands", "3", "--set", "nope=1"], ["--hands", "3", "--set", "late_projects"],
+                                  ["--hands", "3", "--set", "kawesh=maybe"]])
 def test_usage_errors_exit_2(argv):
     with pytest.raises(SystemExit) as exc:
         crosscheck.main(argv)
     assert exc.value.code == 2
+
+
+def test_set_applies_a_knob_to_both_engines(tmp_path):
+    sets = {"pickup_before_trump": "sun", "late_projects": "until_third_card"}
+    code, summary = crosscheck.run_preset("default", hands=100, matches=0, seed="ci", out_dir=str(tmp_path), sets=sets)
+    assert code == crosscheck.OK and summary["hands"] == 100
+
+
+def test_a_bad_knob_value_is_a_usage_error(capsys):
+    assert crosscheck.main(["--hands", "1", "--set", "late_projects=later"]) == crosscheck.USAGE
+    assert "late_projects" in capsys.readouterr().err

@@ -1,6 +1,6 @@
 """Differential test: the DSL engine (rules/*.yaml) against the independent oracle (tools/oracle).
 
-    python tools/crosscheck.py --hands N [--matches M] [--seed S] [--preset P|all] [--out DIR] [--cuts]
+    python tools/crosscheck.py --hands N [--matches M] [--seed S] [--preset P|all] [--set KNOB=VALUE ...] [--out DIR] [--cuts]
 
 Plays seeded random hands (and whole matches) through both engines in lock step. At every step
 it compares whose turn it is, the phase and the legal set; it tries announcements and a few
@@ -213,13 +213,24 @@ def announcement_trials(rng, ls, seat, card):
     names = [p.name for p in (S.projects or {}).get(seat, [])]
     if first_trick and names:
         r = rng.random()
-        if r < 0.75:
+        if r < 0.65:
             declare = names
+        elif r < 0.75:
+            declare = None                      # forgotten (a late declaration may follow)
         elif r < 0.9 and len(names) > 1:
             declare = rng.sample(names, rng.randint(1, len(names) - 1))
         else:
             declare = [rng.choice(PROJECT_NAMES)]
-        trials.append({"declare": declare})
+        if declare:
+            trials.append({"declare": declare})
+    elif names and len(S.tricks) <= 3 and rng.random() < 0.5:
+        # a late declaration (nl late_projects): what the player has not declared yet, now and
+        # then everything he holds again (a project is declared once)
+        left = list(names)
+        for d in S.declared:
+            if d["seat"] == seat and d["name"] in left:
+                left.remove(d["name"])
+        trials.append({"declare": left if left and rng.random() < 0.8 else names})
     elif rng.random() < 0.03:
         trials.append({"declare": [rng.choice(PROJECT_NAMES)]})
     if (S.mode == "hokum" and card[1] == S.trump and card[0] in "KQ") or rng.random() < 0.03:
@@ -235,15 +246,16 @@ def probe(rng, ls, seat, legal, phase):
     if r < 0.05:
         return {"seat": rng.choice([s for s in "NESW" if s != seat]), "type": "play", "card": "AS"}
     if r < 0.1:
-        kind = rng.choice([t for t in ("bid", "trump", "double", "play") if t != legal[0]["type"]])
+        types = {a["type"] for a in legal}
+        kind = rng.choice([t for t in ("bid", "trump", "pickup", "double", "play") if t not in types])
         return {"seat": seat, "type": kind, **({"card": "7C"} if kind == "play" else {"call": "pass"}
-                                                if kind in ("bid", "double") else {"suit": "S"})}
+                                                if kind in ("bid", "double") else {} if kind == "pickup" else {"suit": "S"})}
     if phase == "play":
         pool = [{"type": "play", "card": c} for c in O.CARD]
     elif phase == "bidding":
         pool = [{"type": "bid", "call": c} for c in O.BIDCALLS]
     elif phase == "trump":
-        pool = [{"type": "trump", "suit": s} for s in O.SUITS]
+        pool = [{"type": "trump", "suit": s} for s in O.SUITS] + [{"type": "pickup"}]
     else:
         pool = [{"type": "double", "call": c, "closed": x} for c in O.DWORDS for x in (False, True)]
     legal_set = {canonical(a) for a in legal}
@@ -316,12 +328,13 @@ FEATURES = {"bidding": ["bidding.first-pass"], "trump": ["bidding.trump-naming"]
             "doubling": ["doubling.hokum"], "play": ["play.follow-suit"]}
 
 
-def make_case(preset, ls, dis, where):
+def make_case(preset, ls, dis, where, sets=None):
     """A conformance case that reproduces the disagreement; `expect` holds the DSL's answer."""
+    variant = {"preset": preset, "set": dict(sets)} if sets else {"preset": preset}
     if dis.kind == "match":
         return {"id": "match.crosscheck.new", "title": "cross-check: " + dis.what, "kind": "match",
                 "source": {"ref": "choice: to be decided from the rulebooks (found by tools/crosscheck.py)"},
-                "features": ["match.end"], "variant": {"preset": preset}, "setup": dis.match_setup,
+                "features": ["match.end"], "variant": variant, "setup": dis.match_setup,
                 "expect": {k: v for k, v in dis.dsl.items()},
                 "note": "Found by tools/crosscheck.py (%s). expect = the DSL engine's answer; the oracle answers %s."
                         % (where, json.dumps(dis.oracle, sort_keys=True))}
@@ -342,7 +355,7 @@ def make_case(preset, ls, dis, where):
             expect["legal"] = [json.loads(a) for a in expect["legal"]]
     case = {"id": area + ".crosscheck.new", "title": "cross-check: " + dis.what, "kind": dis.kind,
             "source": {"ref": "choice: to be decided from the rulebooks (found by tools/crosscheck.py)"},
-            "features": features, "variant": {"preset": preset}, "setup": setup, "expect": expect,
+            "features": features, "variant": variant, "setup": setup, "expect": expect,
             "note": "Found by tools/crosscheck.py (%s). expect = the DSL engine's answer %s; the oracle answers %s."
                     % (where, json.dumps(dis.dsl, sort_keys=True), json.dumps(dis.oracle, sort_keys=True))}
     if dis.kind == "reject":
@@ -350,7 +363,7 @@ def make_case(preset, ls, dis, where):
     return case
 
 
-def report(out_dir, preset, ls, dis, where):
+def report(out_dir, preset, ls, dis, where, sets=None):
     print("DISAGREEMENT (%s) under preset %s: %s" % (where, preset, dis.what))
     if dis.kind == "match":
         print("  match: %s" % json.dumps(dis.match_setup))
@@ -362,7 +375,7 @@ def report(out_dir, preset, ls, dis, where):
         print("  event tried: %s" % json.dumps(dis.action))
     print("  DSL engine: %s" % json.dumps(dis.dsl, sort_keys=True))
     print("  oracle:     %s" % json.dumps(dis.oracle, sort_keys=True))
-    case = make_case(preset, ls, dis, where)
+    case = make_case(preset, ls, dis, where, sets)
     os.makedirs(out_dir, exist_ok=True)
     name = "crosscheck-%s-%s.json" % (preset, where.replace(" ", "-").replace("/", "-"))
     path = os.path.join(out_dir, name)
@@ -395,9 +408,10 @@ class Progress:
         return (self.hands / c.dsl if c.dsl else 0.0, self.hands / c.oracle if c.oracle else 0.0)
 
 
-def run_preset(preset, hands, matches, seed, out_dir, cuts=False):
-    """-> (exit code, summary dict)."""
-    rules, knobs, clock = load_variant(preset), dict(PRESETS[preset]), Clock()
+def run_preset(preset, hands, matches, seed, out_dir, sets=None, cuts=False):
+    """-> (exit code, summary dict). `sets`: knob values on top of the preset, for both engines."""
+    rules, knobs, clock = load_variant(preset, sets), dict(PRESETS[preset]), Clock()
+    knobs.update(sets or {})
     prog = Progress(preset, hands, clock)
     summary = {"preset": preset, "hands": 0, "matches": 0, "match_hands": 0}
     where = ""
@@ -439,7 +453,7 @@ def run_preset(preset, hands, matches, seed, out_dir, cuts=False):
         if ls is None and dis.kind != "match":
             print("DISAGREEMENT (%s): %s" % (where, dis.what))
         else:
-            report(out_dir, preset, ls, dis, where)
+            report(out_dir, preset, ls, dis, where, sets)
         return FOUND, summary
     except Exception as exc:          # an engine crashed: as much a disagreement as any other
         print("CRASH (%s) under preset %s: %s: %s" % (where, preset, type(exc).__name__, exc))
@@ -462,6 +476,8 @@ def parse_args(argv):
     p.add_argument("--seed", default="1", metavar="S", help="seed (any text; default 1)")
     p.add_argument("--preset", default="default", metavar="P",
                    help="a preset (%s) or 'all'; default: default" % ", ".join(ALL_PRESETS))
+    p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", dest="sets",
+                   help="a knob value on top of the preset, for both engines (repeatable)")
     p.add_argument("--out", default="/tmp/crosscheck-failures", metavar="DIR",
                    help="where a reproducing case is written (default %(default)s)")
     p.add_argument("--cuts", action="store_true",
@@ -469,6 +485,25 @@ def parse_args(argv):
     args = p.parse_args(argv)        # argparse exits 2 on a usage error
     if args.hands < 0 or args.matches < 0:
         p.error("--hands and --matches must not be negative")
+    sets = {}
+    for item in args.sets:
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            p.error("--set takes KNOB=VALUE, not %r" % item)
+        if name not in O.DEFAULTS:
+            p.error("unknown knob %r (oracle knobs: %s)" % (name, ", ".join(sorted(O.DEFAULTS))))
+        default = O.DEFAULTS[name]
+        if isinstance(default, bool):
+            if value not in ("true", "false"):
+                p.error("--set %s: true or false, not %r" % (name, value))
+            sets[name] = value == "true"
+        elif isinstance(default, int):
+            if not value.isdigit():
+                p.error("--set %s: a whole number, not %r" % (name, value))
+            sets[name] = int(value)
+        else:
+            sets[name] = value
+    args.sets = sets
     presets = ALL_PRESETS if args.preset == "all" else [args.preset]
     for preset in presets:
         if preset not in PRESETS:
@@ -481,11 +516,11 @@ def main(argv=None) -> int:
     code = OK
     for preset in presets:
         try:
-            load_variant(preset)
+            load_variant(preset, args.sets)
         except BalootError as exc:
             print("crosscheck.py: cannot load preset %r: %s" % (preset, exc), file=sys.stderr)
             return USAGE
-        code, summary = run_preset(preset, args.hands, args.matches, args.seed, args.out, args.cuts)
+        code, summary = run_preset(preset, args.hands, args.matches, args.seed, args.out, args.sets, args.cuts)
         state = "no disagreement" if code == OK else "DISAGREEMENT"
         print("preset %s: %d hands%s, %d matches (%d hands): %s%s" % (
             preset, summary["hands"],

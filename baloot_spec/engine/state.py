@@ -47,6 +47,13 @@ class Action:
         self.type = type_
         self.__dict__.update(fields)
 
+    def __getattr__(self, name):
+        # Only reached for a field this action does not have: a phase may offer actions with
+        # different fields, and a rule reads the fields of the others as none (dunders stay absent).
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return None
+
     def key(self) -> tuple:
         return (self.type,) + tuple(sorted((k, _hashable(v)) for k, v in self.__dict__.items()
                                            if k != "type" and not k.startswith("_")))

@@ -35,6 +35,7 @@ KNOBS = {
     "kaboot_doubled": ["scaled", "flat"], "baloot_of_losers": ["to_winners", "lapses", "holder"],
     "winner_basis": ["game_points", "raw_points"], "exposed_card": ["stands", "ace_redeals"], "cutting": ["de", "nl"],
     "reverse_kaboot": [False, True], "kaboot_projects": ["sweeping_team", "comparison_winner"], "match_target": "any",
+    "pickup_before_trump": ["refused", "sun"], "late_projects": ["refused", "until_third_card"],
 }
 
 

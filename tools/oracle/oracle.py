@@ -67,7 +67,7 @@ DEFAULTS = {
     "counting_team": "de", "tie_rule": "digit", "kaboot_doubled": "scaled",
     "baloot_of_losers": "to_winners", "match_target": 152, "winner_basis": "game_points",
     "exposed_card": "stands", "reverse_kaboot": False, "kaboot_projects": "sweeping_team",
-    "cutting": "de",
+    "cutting": "de", "pickup_before_trump": "refused", "late_projects": "refused",
 }
 
 # The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
@@ -193,17 +193,25 @@ def _pick(split, names):
 
 def _resolve(decls, K, pos):
     """decls: list of (seat, [projects]) in declaration order -> (credited team or None, {seat: projects})."""
+    # A seat may declare more than once (nl late showing): its projects are pooled, and "wer
+    # zuerst angesagt hat" is the order of each seat's first declaration.
+    order, pooled = [], {}
+    for s, ps in decls:
+        if s not in pooled:
+            order.append(s)
+            pooled[s] = []
+        pooled[s].extend(ps)
     best = [None, None]
-    for oi, (s, ps) in enumerate(decls):
+    for oi, s in enumerate(order):
         prio = -oi if K["project_tie"] == "first_declared" else -pos.index(s)
-        for p in ps:
+        for p in pooled[s]:
             cand = (p[0], prio)
             if best[s & 1] is None or cand > best[s & 1]:
                 best[s & 1] = cand
     if best[0] is None and best[1] is None:
         return None, {}
     team = 0 if best[1] is None or (best[0] is not None and best[0] > best[1]) else 1
-    return team, {s: ps for s, ps in decls if s & 1 == team and ps}
+    return team, {s: pooled[s] for s in order if s & 1 == team and pooled[s]}
 
 
 def _baloot_blocked(holder_projects, t):
@@ -540,8 +548,11 @@ class Hand:
         if ph == BIDDING:
             return [{"type": "bid", "call": c} for c in BIDCALLS if self._bid_rule(s, c)[0] is None]
         if ph == TRUMP:
-            return [{"type": "trump", "suit": u} for i, u in enumerate(SUITS)
-                    if not (self.round == 2 and i == self.public >> 3)]
+            out = [{"type": "trump", "suit": u} for i, u in enumerate(SUITS)
+                   if not (self.round == 2 and i == self.public >> 3)]
+            if self.K["pickup_before_trump"] == "sun":
+                out.append({"type": "pickup"})
+            return out
         out = [{"type": "double", "call": "pass"}]
         for c in DWORDS[1:]:
             if self._double_rule(s, c, False) is None:
@@ -580,6 +591,8 @@ class Hand:
         if self.cur is None or s != self.cur:
             raise Reject("turn.out-of-turn", "not %s's turn" % ev.get("seat"))
         ph = self.ph
+        if ph == TRUMP and ev.get("type") == "pickup":
+            return self._apply_pickup(s)
         if ev.get("type") != PHASE_TYPE[ph]:
             raise Reject("phase.wrong-action", "%s during %s" % (ev.get("type"), ph))
         if ph == PLAY:
@@ -721,6 +734,14 @@ class Hand:
         self.trump = SUITS.index(u)
         self._complete()
 
+    def _apply_pickup(self, s):
+        # nl Bieden: "Of het is Zon als de speler de twee kaarten optilt voordat hij een kleur
+        # voor Hokom noemt." -- a Sun, same buyer (and taker); de: he names the trump, so refused.
+        if self.K["pickup_before_trump"] != "sun":
+            raise Reject("trump.pickup.refused", "the buyer must name the trump")
+        self.mode, self.trump = "sun", SUN
+        self._complete()
+
     def _complete(self):
         if self.deck is not None:
             i = 0
@@ -855,10 +876,16 @@ class Hand:
                 return "play.baloot.invalid"
         names = ev.get("declare")
         if names:
-            if self.tricks:
+            late = self.K["late_projects"] == "until_third_card"
+            if self.tricks and not late:
                 return "play.declare.not-first-trick"
+            # nl Opmerkingen: "voordat hij zijn derde kaart speelt" -- said with the third card at
+            # the latest (as Baloot is said with the card it is said before)
+            if late and len(self.tricks) > 2:
+                return "play.declare.after-third-card"
             names = [str(n) for n in names]
-            if len(_pick(self.split(s), names)) != len(names):
+            new = _pick(self.undeclared(s), names)
+            if len(new) != len(names):
                 return "play.declare.not-held"
             # de Projekte 1 "nur, wenn noch keiner ein höheres angesagt hat": every name
             # declared, not only the best one, must be at least the opponents' highest
@@ -866,7 +893,24 @@ class Hand:
             for o, ps in self.decls:
                 if o & 1 != s & 1 and any(NAMERANK[p[1]] > mine for p in ps):
                     return "play.declare.lower-than-declared"
+            if self.tricks:
+                # nl: only a project higher than the player before him (the one who plays just
+                # before him, his left-hand opponent): higher than the best that player declared,
+                # by points, 100 kind, top card, trump sequence; he must have declared one
+                before = (s + 3) % 4
+                theirs = [p[0] for o, ps in self.decls if o == before for p in ps]
+                if not theirs or any(p[0] <= max(theirs) for p in new):
+                    return "play.declare.late-not-higher"
         return None
+
+    def undeclared(self, s):
+        """The seat's best split less the projects it already declared (best first)."""
+        left = list(self.split(s))
+        for o, ps in self.decls:
+            if o == s:
+                for p in ps:
+                    left.remove(p)
+        return left
 
     def split(self, s):
         sp = self._splits.get(s)
@@ -907,7 +951,7 @@ class Hand:
             if r:
                 raise Reject(r, CARD[c])
             if decl:
-                self.decls.append((s, _pick(self.split(s), [str(n) for n in decl])))
+                self.decls.append((s, _pick(self.undeclared(s), [str(n) for n in decl])))
             if bal:
                 self.baloot_said[s] = True
         self.hands[s] = h & ~(1 << c)
@@ -930,8 +974,6 @@ class Hand:
         self.tricks_won[w & 1] += 1
         self.tricks.append((SEATS[self.leader], [CARD[x] for x in tr], SEATS[w]))
         self.trick = []
-        if len(self.tricks) == 1:
-            self._credit_projects()
         if len(self.tricks) == 8:
             self.card_points[w & 1] += 10
             return self._finish()
@@ -945,6 +987,7 @@ class Hand:
             self.credited[TEAMS[s & 1]].extend(p[1] for p in ps)
 
     def _finish(self):
+        self._credit_projects()         # after every declaration (nl: up to the third card)
         t = self.trump
         bal = [False, False]
         if t != SUN:

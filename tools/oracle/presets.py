@@ -38,6 +38,13 @@ PRESETS = {
         "sun_double_allowed": "nl",
         # nl Spelregels: "De speler rechts van de Dealer begint de ronde" (= default)
         "first_lead": "dealer_right",
+        # nl Bieden: "Of het is Zon als de speler de twee kaarten optilt voordat hij een kleur
+        # voor Hokom noemt."
+        "pickup_before_trump": "sun",
+        # nl Opmerkingen: "Als een speler een hoger project heeft dan de speler voor hem, maar
+        # vergeet het te laten zien, heeft de andere speler het recht zijn project te laten zien
+        # voordat hij zijn derde kaart speelt."
+        "late_projects": "until_third_card",
     },
 
     "saudi-federation": {
