@@ -44,3 +44,14 @@ def test_usage_errors_exit_2(argv):
     with pytest.raises(SystemExit) as exc:
         crosscheck.main(argv)
     assert exc.value.code == 2
+
+
+def test_set_changes_a_knob_in_both_engines(tmp_path, capsys):
+    code, summary = crosscheck.run_preset("default", hands=200, matches=1, seed="ci", out_dir=str(tmp_path),
+                                          sets={"sun_conversion": "to_even", "ekka": "false"})
+    assert code == crosscheck.OK and summary["hands"] == 200
+    assert crosscheck.main(["--hands", "3", "--set", "ekka=maybe"]) == crosscheck.USAGE
+    assert "ekka" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        crosscheck.main(["--hands", "3", "--set", "ekka"])
+    assert exc.value.code == 2

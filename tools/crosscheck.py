@@ -1,6 +1,6 @@
 """Differential test: the DSL engine (rules/*.yaml) against the independent oracle (tools/oracle).
 
-    python tools/crosscheck.py --hands N [--matches M] [--seed S] [--preset P|all] [--out DIR]
+    python tools/crosscheck.py --hands N [--matches M] [--seed S] [--preset P|all] [--set KNOB=VALUE ...] [--out DIR]
 
 Plays seeded random hands (and whole matches) through both engines in lock step. At every step
 it compares whose turn it is, the phase and the legal set; it tries announcements and a few
@@ -10,7 +10,8 @@ state. The first disagreement is printed with its position and written to --out 
 conformance case for a human to judge. Exit 0: no disagreement, 1: disagreement, 2: usage.
 
 Hand i of seed S under preset P is played from random.Random("S/P/hand/i") alone, so any hand
-can be replayed without the ones before it.
+can be replayed without the ones before it. `--set` changes knobs in both engines (the DSL resolves
+the value; the oracle gets the resolved value), on top of each preset.
 """
 
 from __future__ import annotations
@@ -277,12 +278,13 @@ FEATURES = {"bidding": ["bidding.first-pass"], "trump": ["bidding.trump-naming"]
             "doubling": ["doubling.hokum"], "play": ["play.follow-suit"]}
 
 
-def make_case(preset, ls, dis, where):
+def make_case(preset, ls, dis, where, sets=None):
     """A conformance case that reproduces the disagreement; `expect` holds the DSL's answer."""
+    variant = {"preset": preset, "set": dict(sets)} if sets else {"preset": preset}
     if dis.kind == "match":
         return {"id": "match.crosscheck.new", "title": "cross-check: " + dis.what, "kind": "match",
                 "source": {"ref": "choice: to be decided from the rulebooks (found by tools/crosscheck.py)"},
-                "features": ["match.end"], "variant": {"preset": preset}, "setup": dis.match_setup,
+                "features": ["match.end"], "variant": variant, "setup": dis.match_setup,
                 "expect": {k: v for k, v in dis.dsl.items()},
                 "note": "Found by tools/crosscheck.py (%s). expect = the DSL engine's answer; the oracle answers %s."
                         % (where, json.dumps(dis.oracle, sort_keys=True))}
@@ -303,7 +305,7 @@ def make_case(preset, ls, dis, where):
             expect["legal"] = [json.loads(a) for a in expect["legal"]]
     case = {"id": area + ".crosscheck.new", "title": "cross-check: " + dis.what, "kind": dis.kind,
             "source": {"ref": "choice: to be decided from the rulebooks (found by tools/crosscheck.py)"},
-            "features": features, "variant": {"preset": preset}, "setup": setup, "expect": expect,
+            "features": features, "variant": variant, "setup": setup, "expect": expect,
             "note": "Found by tools/crosscheck.py (%s). expect = the DSL engine's answer %s; the oracle answers %s."
                     % (where, json.dumps(dis.dsl, sort_keys=True), json.dumps(dis.oracle, sort_keys=True))}
     if dis.kind == "reject":
@@ -311,8 +313,9 @@ def make_case(preset, ls, dis, where):
     return case
 
 
-def report(out_dir, preset, ls, dis, where):
-    print("DISAGREEMENT (%s) under preset %s: %s" % (where, preset, dis.what))
+def report(out_dir, preset, ls, dis, where, sets=None):
+    print("DISAGREEMENT (%s) under preset %s%s: %s" % (where, preset, "".join(
+        " --set %s=%s" % kv for kv in sorted((sets or {}).items())), dis.what))
     if dis.kind == "match":
         print("  match: %s" % json.dumps(dis.match_setup))
     else:
@@ -323,7 +326,7 @@ def report(out_dir, preset, ls, dis, where):
         print("  event tried: %s" % json.dumps(dis.action))
     print("  DSL engine: %s" % json.dumps(dis.dsl, sort_keys=True))
     print("  oracle:     %s" % json.dumps(dis.oracle, sort_keys=True))
-    case = make_case(preset, ls, dis, where)
+    case = make_case(preset, ls, dis, where, sets)
     os.makedirs(out_dir, exist_ok=True)
     name = "crosscheck-%s-%s.json" % (preset, where.replace(" ", "-").replace("/", "-"))
     path = os.path.join(out_dir, name)
@@ -356,9 +359,11 @@ class Progress:
         return (self.hands / c.dsl if c.dsl else 0.0, self.hands / c.oracle if c.oracle else 0.0)
 
 
-def run_preset(preset, hands, matches, seed, out_dir):
-    """-> (exit code, summary dict)."""
-    rules, knobs, clock = load_variant(preset), dict(PRESETS[preset]), Clock()
+def run_preset(preset, hands, matches, seed, out_dir, sets=None):
+    """-> (exit code, summary dict). `sets`: knob -> value (text or typed) over the preset."""
+    rules, knobs, clock = load_variant(preset, sets or {}), dict(PRESETS[preset]), Clock()
+    resolved = {k: rules.variant.knobs[k] for k in (sets or {})}
+    knobs.update(resolved)
     prog = Progress(preset, hands, clock)
     summary = {"preset": preset, "hands": 0, "matches": 0, "match_hands": 0}
     where = ""
@@ -398,10 +403,10 @@ def run_preset(preset, hands, matches, seed, out_dir):
         if ls is None and dis.kind != "match":
             print("DISAGREEMENT (%s): %s" % (where, dis.what))
         else:
-            report(out_dir, preset, ls, dis, where)
+            report(out_dir, preset, ls, dis, where, resolved)
         return FOUND, summary
     except Exception as exc:          # an engine crashed: as much a disagreement as any other
-        print("CRASH (%s) under preset %s: %s: %s" % (where, preset, type(exc).__name__, exc))
+        print("CRASH (%s) under preset %s %s: %s: %s" % (where, preset, json.dumps(resolved), type(exc).__name__, exc))
         traceback.print_exc()
         ls = getattr(exc, "lockstep", None)
         if ls is not None:
@@ -421,12 +426,21 @@ def parse_args(argv):
     p.add_argument("--seed", default="1", metavar="S", help="seed (any text; default 1)")
     p.add_argument("--preset", default="default", metavar="P",
                    help="a preset (%s) or 'all'; default: default" % ", ".join(ALL_PRESETS))
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE",
+                   help="change a knob in both engines, over every preset run (repeatable)")
     p.add_argument("--out", default="/tmp/crosscheck-failures", metavar="DIR",
                    help="where a reproducing case is written (default %(default)s)")
     args = p.parse_args(argv)        # argparse exits 2 on a usage error
     if args.hands < 0 or args.matches < 0:
         p.error("--hands and --matches must not be negative")
     presets = ALL_PRESETS if args.preset == "all" else [args.preset]
+    sets = {}
+    for item in args.sets:
+        if "=" not in item:
+            p.error("--set takes KNOB=VALUE, not %r" % item)
+        name, value = item.split("=", 1)
+        sets[name.strip()] = value.strip()
+    args.sets = sets
     for preset in presets:
         if preset not in PRESETS:
             p.error("unknown preset %r (oracle presets: %s)" % (preset, ", ".join(sorted(PRESETS))))
@@ -438,11 +452,11 @@ def main(argv=None) -> int:
     code = OK
     for preset in presets:
         try:
-            load_variant(preset)
+            load_variant(preset, args.sets)
         except BalootError as exc:
             print("crosscheck.py: cannot load preset %r: %s" % (preset, exc), file=sys.stderr)
             return USAGE
-        code, summary = run_preset(preset, args.hands, args.matches, args.seed, args.out)
+        code, summary = run_preset(preset, args.hands, args.matches, args.seed, args.out, args.sets)
         state = "no disagreement" if code == OK else "DISAGREEMENT"
         print("preset %s: %d hands, %d matches (%d hands): %s%s" % (
             preset, summary["hands"], summary["matches"], summary["match_hands"], state,
