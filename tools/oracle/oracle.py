@@ -252,6 +252,8 @@ def projects_case(setup, knobs=None):
 
 def _convert(x, sun, K):
     if sun:
+        if K["sun_conversion"] == "to_even":   # app rule, ÷5 "to even": x/10 half to even (Python round), x2
+            return round(x / 10) * 2
         if K["sun_conversion"] == "half_up" or x % 10 != 5:
             return (x + 5) // 10 * 2
         return x // 5
