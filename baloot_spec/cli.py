@@ -120,8 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _log_variant_options(parser, verb: str) -> None:
-    group = parser.add_argument_group("rules variant (default: the variant each log names)")
+def _log_variant_options(parser, verb: str, title: str = "rules variant (default: the variant each log names)",
+                         description: str | None = None) -> None:
+    """--preset/--set/--overlay with no default preset: the input (a log, a position) names its own variant."""
+    group = parser.add_argument_group(title, description)
     group.add_argument("--preset", metavar="P", help=f"{verb} under this preset instead")
     group.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE", help="override a knob (repeatable)")
     group.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE", help="apply an overlay (repeatable)")

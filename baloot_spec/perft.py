@@ -8,6 +8,10 @@ a leaf. Counts were recorded only where this engine and the independent oracle a
 (tools/perft_freeze.py).
 
     baloot perft --position FILE [--id ID] [--depth D] [--divide] [--engine dsl|oracle] [--json]
+                 [--preset P] [--set KNOB=VALUE ...] [--overlay FILE ...]
+
+The variant is the position's own (`variant` in the file) unless the command line gives one: see
+`with_variant_options` for how the two combine.
 """
 
 from __future__ import annotations
@@ -96,6 +100,33 @@ def load_position(path, position_id: str | None = None) -> dict:
     return data
 
 
+def with_variant_options(position: dict, preset: str | None = None, sets: dict | None = None,
+                         overlays: list | None = None) -> dict:
+    """The position under the command line's variant laid over the file's, part by part: `preset`
+    replaces the file's preset, each knob of `sets` replaces or adds that knob to the file's `set`
+    (the file's other knobs stay), `overlays` come after the file's. Knob values are resolved (typed)
+    by the rules, so both engines read the same values. Without options, the position unchanged."""
+    if preset is None and not sets and not overlays:
+        return position
+    from .rules import load_variant
+    mine = position.get("variant") or {}
+    variant = {"preset": preset if preset is not None else mine.get("preset", "default"),
+               "set": dict(mine.get("set") or {}) | dict(sets or {}),
+               "overlays": list(mine.get("overlays") or []) + list(overlays or [])}
+    rules = load_variant(variant["preset"], variant["set"], variant["overlays"])
+    variant["set"] = {name: rules.variant.knobs[name] for name in variant["set"]}
+    if not variant["overlays"]:
+        del variant["overlays"]
+    return dict(position, variant=variant)
+
+
+def variant_hash(position: dict) -> str:
+    """The hash of the position's resolved variant (the DSL's reading)."""
+    from .rules import load_variant
+    variant = position.get("variant") or {}
+    return load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or []).hash
+
+
 def dsl_hand(position: dict):
     """The position in the DSL engine (rules loaded for its variant, setup events replayed)."""
     from .rules import load_variant
@@ -180,7 +211,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--divide", action="store_true", help="print the count below each first action")
     p.add_argument("--engine", choices=ENGINES, default="dsl", help="the DSL engine (default) or the oracle")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    from .cli import _log_variant_options
+    _log_variant_options(p, "count", title="rules variant (default: the position's own `variant`)", description=(
+        "The command line overrides the position file, part by part: --preset replaces the file's preset "
+        "(the file's `set` knobs still apply on top of it), each --set replaces or adds that one knob, "
+        "--overlay comes after the file's overlays. The counts recorded in the file are checked only when "
+        "the resulting variant is the file's own (same variant hash); otherwise they are not compared."))
     return p
+
+
+def _show_variant(variant: dict) -> str:
+    from .text import show
+    parts = [f"preset {variant['preset']}"] + [f"{k}={show(v)}" for k, v in sorted(variant["set"].items())]
+    return " ".join(parts + [f"overlay {o}" for o in variant.get("overlays", [])])
 
 
 def run_perft_cli(argv) -> int:
@@ -190,11 +233,19 @@ def run_perft_cli(argv) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
-        position = load_position(args.position, args.position_id)
-        recorded = position.get("counts") or {}
+        from .cli import _parse_sets, _Usage
+        try:
+            sets = _parse_sets(args.sets)
+        except _Usage as exc:
+            raise PositionError(str(exc)) from None
+        original = load_position(args.position, args.position_id)
+        position = with_variant_options(original, args.preset, sets, args.overlays)
+        recorded = original.get("counts") or {}
         depth = args.depth if args.depth is not None else max((int(d) for d in recorded if str(d).isdigit()), default=1)
         if depth < 0:
             raise PositionError("--depth must be 0 or more")
+        if position is not original and recorded and variant_hash(position) != variant_hash(original):
+            recorded = {}                      # counts recorded under another variant: not compared
         hand, counter = setup(position, args.engine)
         start = time.perf_counter()
         split = counter.divide(hand, depth) if args.divide else counter.perft(hand, depth)
@@ -207,8 +258,8 @@ def run_perft_cli(argv) -> int:
         nodes = 1
     expected = recorded.get(str(depth))
     if args.json:
-        out = {"id": position.get("id"), "engine": args.engine, "depth": depth, "nodes": nodes,
-               "expected": expected, "seconds": round(seconds, 3)}
+        out = {"id": position.get("id"), "engine": args.engine, "variant": position.get("variant", {"preset": "default"}),
+               "depth": depth, "nodes": nodes, "expected": expected, "seconds": round(seconds, 3)}
         if args.divide:
             out["divide"] = dict(sorted(split.items()))
         print(json.dumps(out, indent=2))
@@ -217,5 +268,6 @@ def run_perft_cli(argv) -> int:
             for key, n in sorted(split.items()):
                 print(f"{key}: {n}")
         verdict = "" if expected is None else (" (recorded: ok)" if expected == nodes else f" (recorded: {expected}: DIFFERENT)")
-        print(f"{position.get('id', args.position)}: perft({depth}) = {nodes} [{args.engine}, {seconds:.2f}s]{verdict}")
+        shown = "" if position is original else ", " + _show_variant(position["variant"])
+        print(f"{position.get('id', args.position)}: perft({depth}) = {nodes} [{args.engine}{shown}, {seconds:.2f}s]{verdict}")
     return EXIT_FOUND if expected is not None and expected != nodes else EXIT_OK

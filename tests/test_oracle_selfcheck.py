@@ -101,6 +101,9 @@ def test_conversion_tables():
     assert [conv("hokum", x) for x in (55, 56, 65, 66, 75)] == [5, 6, 6, 7, 7]
     assert [conv("sun", x) for x in (56, 64, 65, 66)] == [12, 12, 13, 14]
     assert conv("sun", 65, {"sun_conversion": "half_up"}) == 14
+    even = {"sun_conversion": "to_even"}
+    assert [conv("sun", x, even) for x in (5, 15, 45, 54, 55, 56, 64, 65, 66, 74, 75, 76, 125)] == \
+        [0, 4, 8, 10, 12, 12, 12, 12, 14, 14, 16, 16, 24]
     assert conv("hokum", 65, {"hokum_rounding": "half_up"}) == 7
 
 

@@ -94,3 +94,45 @@ def test_cli_json_output(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["nodes"] == position["counts"]["2"] == sum(out["divide"].values())
     assert out["expected"] == position["counts"]["2"] and out["engine"] == "dsl"
+
+
+def test_cli_variant_options_override_the_file_part_by_part(tmp_path, capsys):
+    position = next(p for _, p in POSITIONS if p["id"] == "default.play.partner-led")
+    base = P.with_variant_options(position)
+    assert base is position                                              # no options: the file's variant
+    freed = P.with_variant_options(position, sets={"partner_led_exception": "false"})
+    assert freed["variant"] == {"preset": "default", "set": {"partner_led_exception": False}}
+    assert position["variant"] == {"preset": "default"}                  # the loaded position is not changed
+    depth = max(int(d) for d in position["counts"])
+    free_counts = {engine: P.count(freed, depth, engine) for engine in P.ENGINES}
+    assert free_counts["dsl"] == free_counts["oracle"] != position["counts"][str(depth)]
+    # a file that sets a knob: --preset replaces the preset, the file's knob stays; --set replaces it
+    own = dict(position, variant={"preset": "default", "set": {"partner_led_exception": False}})
+    assert P.with_variant_options(own, preset="saudi-federation")["variant"] == \
+        {"preset": "saudi-federation", "set": {"partner_led_exception": False}}
+    assert P.with_variant_options(own, sets={"partner_led_exception": "true", "ekka": "false"})["variant"] == \
+        {"preset": "default", "set": {"partner_led_exception": True, "ekka": False}}
+    assert P.with_variant_options(own, overlays=[])  is own
+
+    path = _write(tmp_path, position)
+    wrong = _write(tmp_path, dict(position, counts={str(depth): position["counts"][str(depth)] + 1}), "wrong.json")
+    capsys.readouterr()
+    # another variant: the recorded counts are not compared (exit 0 with a count that differs from them)
+    for engine in P.ENGINES:
+        assert P.run_perft_cli(["--position", path, "--set", "partner_led_exception=false", "--engine", engine,
+                                "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["nodes"] == free_counts["dsl"] and out["expected"] is None
+        assert out["variant"] == {"preset": "default", "set": {"partner_led_exception": False}}
+    # the same variant given on the command line: still compared
+    assert P.run_perft_cli(["--position", wrong, "--preset", "default"]) == 1
+    assert P.run_perft_cli(["--position", path, "--preset", "default", "--set", "partner_led_exception=true"]) == 0
+    assert "(recorded: ok)" in capsys.readouterr().out
+    # bad options: usage errors that say what is wrong, no traceback
+    for argv, words in ((["--set", "nope=1"], "unknown knob 'nope'"), (["--set", "x"], "KNOB=VALUE"),
+                        (["--preset", "nope"], "unknown preset 'nope'"),
+                        (["--set", "ekka=maybe"], "ekka"),
+                        (["--overlay", "x.yaml", "--engine", "oracle"], "overlay")):
+        assert P.run_perft_cli(["--position", path] + argv) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err, (argv, err)

@@ -28,7 +28,7 @@ KNOBS = {
     "ashkal_on_ace": ["allowed", "refused"], "wrongful_ashkal": ["illegal", "forced_sun"],
     "ashkal_buyer": ["partner", "caller"], "ace_sun_overcall": ["anyone", "dealer_right"],
     "kawesh": [False, True], "third_round": [False, True], "sun_double_allowed": ["de", "nl", "smsf"],
-    "hokum_rounding": ["half_down", "half_up"], "sun_conversion": ["keep_fives", "half_up"],
+    "hokum_rounding": ["half_down", "half_up"], "sun_conversion": ["keep_fives", "half_up", "to_even"],
     "project_multiplier": ["at_most_double", "level", "double_only"], "hundred_rank": ["four_first", "sequence_first"],
     "trump_sequence_first": [False, True], "project_tie": ["first_declared", "nearest_dealer_right"],
     "four_aces_hokum": ["hundred", "nothing"], "tie_rule": ["digit", "last_raiser_loses"],

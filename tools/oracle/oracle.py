@@ -270,6 +270,8 @@ def projects_case(setup, knobs=None):
 
 def _convert(x, sun, K):
     if sun:
+        if K["sun_conversion"] == "to_even":   # app rule, ÷5 "to even": x/10 half to even (Python round), x2
+            return round(x / 10) * 2
         if K["sun_conversion"] == "half_up" or x % 10 != 5:
             return (x + 5) // 10 * 2
         return x // 5
@@ -619,7 +621,11 @@ class Hand:
                 return "bid.sun.ace-public", call
             return None, call
         if call == "ashkal":
-            wrongs = (("bid.ashkal.seat", s not in self.pos[2:]),
+            # smsf 4-1: with an Ace face up only the dealer's right turns a Hokum into Sun -- an
+            # Ashkal over a Hokum does that too, and the dealer's right never has the Ashkal seat
+            wrongs = (("bid.sun.ace-public", K["ace_sun_overcall"] == "dealer_right" and self.public & 7 == 0
+                       and st == "hokum" and s != self.pos[0]),
+                      ("bid.ashkal.seat", s not in self.pos[2:]),
                       ("bid.ashkal.after-bid", K["ashkal_requires"] == "all_passed" and st),
                       ("bid.ashkal.needs-hokum", K["ashkal_requires"] == "hokum_bid" and st != "hokum"),
                       # de Varianten (Riad): "auch in der zweiten Runde" -- never in a third
