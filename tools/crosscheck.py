@@ -509,7 +509,9 @@ def main(argv=None) -> int:
         try:
             load_variant(preset, args.sets)
         except BalootError as exc:
-            print("crosscheck.py: cannot load preset %r: %s" % (preset, exc), file=sys.stderr)
+            what = "preset %r with %s" % (preset, " ".join("--set %s=%s" % kv for kv in sorted(args.sets.items()))) \
+                if args.sets else "preset %r" % preset
+            print("crosscheck.py: cannot load %s: %s" % (what, exc), file=sys.stderr)
             return USAGE
         code, summary = run_preset(preset, args.hands, args.matches, args.seed, args.out, args.sets, args.cuts)
         state = "no disagreement" if code == OK else "DISAGREEMENT"
