@@ -72,6 +72,9 @@ def lazy_locals_prelude(body: str) -> list[str]:
 
 
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[\d+\])*|-?\d+|'[^'\\]*')$")
+# A derived value held in a lazy local (then attributes or constant subscripts of it): as cheap to
+# repeat as a name once fetched.
+_LAZY_SIMPLE = re.compile(r"^\(*(_h_\w+) if \1 is not \.\.\. else \(\1 := f_\w+\(S\)\)\)+(?:\.[A-Za-z_]\w*|\[\d+\])*$")
 _INLINE_DEPTH = 4
 _INLINE_COUNTER = itertools.count(1)
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -222,7 +225,7 @@ class _Emitter:
         entry = self.scope.inline.get(name)
         if entry is None or name in self.stack or len(self.stack) >= _INLINE_DEPTH:
             return None
-        if not all(_SIMPLE.match(a) for a in argv):
+        if not all(_SIMPLE.match(a) or _LAZY_SIMPLE.match(a) for a in argv):
             return None
         params, tree, callee_scope = entry
         emitter = _Emitter(callee_scope, f"_{next(_INLINE_COUNTER)}", self.stack | {name})
