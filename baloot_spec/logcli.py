@@ -72,13 +72,26 @@ def audit(args) -> int:
     items = read_raw(args.logs)
     if args.jobs and args.jobs > 1:
         import multiprocessing
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+        if _START_METHOD == "fork":   # what every worker needs, loaded once before the fork
+            from .audit import audit_text  # noqa: F401
+            from .log.reader import check_document
+            from .rules import load_variant
+            check_document({})   # compiles the log schema's validators
+            if not override:     # (an override is loaded above already)
+                load_variant()
+        with multiprocessing.get_context(_START_METHOD).Pool(args.jobs) as pool:
+            # Two batches in flight: the workers start on the next batch while this one's
+            # reports are consumed (no idle tail per batch), and memory stays bounded.
+            pending = None
             while True:
                 batch = list(islice(items, 256 * args.jobs))
-                if not batch:
+                submitted = pool.imap(_audit_raw, [(b, override) for b in batch], chunksize=16) if batch else None
+                if pending is not None:
+                    for report in pending:
+                        consume(report)
+                if submitted is None:
                     break
-                for report in pool.imap(_audit_raw, [(b, override) for b in batch], chunksize=32):
-                    consume(report)
+                pending = submitted
     else:
         for item in items:
             consume(_audit_raw((item, override)))
@@ -97,6 +110,16 @@ def audit(args) -> int:
     if totals["unreadable"]:
         return EXIT_USAGE
     return EXIT_FOUND if totals["violations"] else EXIT_OK
+
+
+def _start_method() -> str:
+    """fork where there is one (Linux): a worker starts with the modules and compiled rules the
+    parent already has, instead of importing and compiling again (spawn elsewhere)."""
+    import multiprocessing
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux") else "spawn"
+
+
+_START_METHOD = _start_method()
 
 
 def _audit_raw(job) -> dict:
