@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import random
 
-from .engine.hand import match_step
-from .engine.random_play import play_random_hand
+from .engine.random_play import play_random_hand, play_random_match
 from .log.writer import hand_record, log_document
 
 START_SCORES = [0, 0, 40, 99, 100, 101, 130]
@@ -31,21 +30,14 @@ def simulate_matches(rules, count: int, seed: int, max_hands: int = 300):
     """Yield one log document per random match, with the claimed final scores and winner."""
     for number in range(count):
         rng = random.Random(f"{seed}:match:{number}")
-        first = dealer = rng.choice(rules.table.seats)
+        first = rng.choice(rules.table.seats)
         scores = {team: 0 for team in rules.table.teams}
         records, winner = [], None
-        for _ in range(max_hands):
-            hand = play_random_hand(rules, rng, dealer, scores)
+        for hand, _before, values in play_random_match(rules, rng, first, max_hands):
             records.append(hand_record(hand))
-            result = hand.result()
-            dealer = result["next_dealer"]
-            if result["thrown_in"]:
-                continue
-            values = match_step(rules, scores, result)
-            scores = dict(values["new_scores"])
-            if values["ended"]:
-                winner = values["winner"]
-                break
+            if values is not None:
+                scores = dict(values["new_scores"])
+                winner = values["winner"] if values["ended"] else None
         yield log_document(rules, records, first, None, {"scores": scores, "winner": winner}, app="baloot-spec simulate")
 
 

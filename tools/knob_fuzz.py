@@ -30,8 +30,8 @@ from collections import Counter
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tools")]
 
-from baloot_spec.engine.hand import Hand, match_step  # noqa: E402
-from baloot_spec.engine.random_play import play_random_hand, random_deck  # noqa: E402
+from baloot_spec.engine.hand import Hand  # noqa: E402
+from baloot_spec.engine.random_play import play_random_hand, play_random_match, random_deck  # noqa: E402
 from baloot_spec.errors import BalootError, LocatedError  # noqa: E402
 from baloot_spec.rules import load_variant  # noqa: E402
 from baloot_spec.rules.loader import load_params  # noqa: E402
@@ -101,18 +101,14 @@ def check_bidding(rules, rng) -> None:
 
 
 def check_match(rules, rng, max_hands: int = 300) -> None:
-    scores, dealer, target = {"NS": 0, "EW": 0}, rng.choice(rules.table.seats), rules.variant.knobs["match_target"]
-    for _ in range(max_hands):
-        hand = play_random_hand(rules, rng, dealer, scores)
+    target, scores = rules.variant.knobs["match_target"], {}
+    for hand, _before, values in play_random_match(rules, rng, rng.choice(rules.table.seats), max_hands):
         check_hand(rules, hand)
-        result = hand.result()
-        dealer = result["next_dealer"]
-        if result["thrown_in"]:
+        if values is None:
             continue
-        values = match_step(rules, scores, result)
         scores = dict(values["new_scores"])
         if values["ended"]:
-            if not (max(scores.values()) >= target or result.get("gahwa")):
+            if not (max(scores.values()) >= target or hand.result().get("gahwa")):
                 raise Violation(f"the match ended at {scores} below the target {target} without Gahwa")
             return
     raise Violation(f"the match did not end within {max_hands} hands (scores {scores}, target {target})")

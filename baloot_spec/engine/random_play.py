@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .hand import Hand
+from .hand import Hand, match_step
 
 
 def random_deck(rules, rng: random.Random) -> list[str]:
@@ -40,3 +40,22 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
             return hand
         hand.apply(random_action(hand, rng))
     raise RuntimeError(f"the hand did not end within {max_events} events (phase {hand.phase})")
+
+
+def play_random_match(rules, rng: random.Random, dealer: str, max_hands: int = 300):
+    """Play one match from 0 : 0 with random legal actions, the deal passing as the rules say.
+
+    Yields (hand, scores before it, match step values or None for a thrown-in hand) per hand;
+    stops when the match rules end it, or after max_hands (the caller can tell: the last values
+    yielded do not say `ended`)."""
+    scores = {team: 0 for team in rules.table.teams}
+    for _ in range(max_hands):
+        hand = play_random_hand(rules, rng, dealer, scores)
+        result = hand.result()
+        dealer = result["next_dealer"]
+        values = None if result["thrown_in"] else match_step(rules, scores, result)
+        yield hand, scores, values
+        if values is not None:
+            scores = dict(values["new_scores"])
+            if values["ended"]:
+                return
