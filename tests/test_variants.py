@@ -124,3 +124,25 @@ def test_the_disk_cache_is_keyed_by_the_rules_content(rules_copy, tmp_path, monk
     preset.write_text(preset.read_text().replace("ashkal_round_two: true", "ashkal_round_two: true\n  kawesh: true"))
     edited = run()
     assert edited["params"]["kawesh"] is True and edited["hash"] != first["hash"]
+
+
+def test_a_new_knob_value_needs_only_yaml(rules_copy, tmp_path, monkeypatch):
+    # A house rule "the dealer leads the first trick": one value in params.yaml, one expression
+    # in play.yaml, no Python. W buys (see DEAL); N deals, so N leads instead of W.
+    monkeypatch.setenv("BALOOT_CACHE_DIR", str(tmp_path / "cache"))
+    params = rules_copy / "params.yaml"
+    params.write_text(params.read_text(encoding="utf-8").replace(
+        "      buyer: {doc: \"The buyer leads the first trick.\"",
+        "      dealer: {doc: \"The dealer leads the first trick.\", source: \"choice: a house rule (test)\"}\n"
+        "      buyer: {doc: \"The buyer leads the first trick.\"", 1), encoding="utf-8")
+    play = rules_copy / "play.yaml"
+    play.write_text(play.read_text(encoding="utf-8").replace(
+        "leader: \"at(1) if param.first_lead == 'dealer_right' else buyer\"",
+        "leader: \"at(1) if param.first_lead == 'dealer_right' else (dealer if param.first_lead == 'dealer' else buyer)\"", 1),
+        encoding="utf-8")
+    rules = load_variant("default", {"first_lead": "dealer"})
+    hand = Hand(rules, "N", DEAL)
+    for seat, kind, key, value in EVENTS[:6]:
+        hand.apply({"seat": seat, "type": kind, key: value})
+    assert hand.turn() == "N"
+    assert load_variant("default", {"first_lead": "buyer"}).hash != rules.hash
