@@ -306,8 +306,7 @@ class Hand:
     def _candidates(self, phase) -> list:
         table = self._tables[phase.name]
         if phase.kind == "tricks":
-            by_card = table.by_card
-            return [by_card[card] for card in self.state.hands[self.state.actor]]
+            return list(map(table.by_card.__getitem__, self.state.hands[self.state.actor]))
         return table.calls   # (_legal_actions has this inline: it runs once per position)
 
     def _narrow(self, phase, candidates: list, target_key):
