@@ -75,3 +75,12 @@ def test_truncated_logs_are_located_errors(seed, cut):
     item = _parse(text[: min(cut, len(text) - 1)], "cut.json", None)
     assert item.document is None and item.errors and item.errors[0]["message"].startswith("not valid JSON")
     assert "line" in item.errors[0] and "column" in item.errors[0]
+
+
+def test_a_value_that_fits_no_form_is_located_at_its_deepest_error():
+    # A deal is a deck or hands + public (oneOf): the error names the field that is wrong,
+    # not the whole deal.
+    document = copy.deepcopy(DOCUMENTS[0])
+    document["hands"][0]["deal"]["cut"] = {"by": "E", "option": 5}
+    errors = check_document(document)
+    assert errors == [{"path": "$.hands[0].deal.cut.option", "message": "5 is not of type 'string'"}]
