@@ -123,3 +123,20 @@ def test_a_constraint_with_an_unknown_knob_is_a_load_error(rules_copy, capsys):
                "require: \"param.ace_overcall == 'anyone'\"")
     code, out, err = run(capsys, "rules", "check")
     assert code == 2 and "unknown knob 'param.ace_overcall'" in err
+
+
+
+def test_an_effect_may_not_change_what_its_phase_fixes(rules_copy, capsys):
+    # The play phase fixes mode and trump (its rules are compiled once per contract).
+    replace_in(rules_copy / "play.yaml", 'baloot_said: "baloot_said + [actor]"',
+               'baloot_said: "baloot_said + [actor]"\n      mode: "\'sun\'"')
+    code, out, err = run(capsys, "rules", "check")
+    assert code == 2
+    assert "rules/play.yaml:" in err and "rule play.record-baloot" in err and "declares fixed" in err
+
+
+def test_a_phase_can_only_fix_declared_state(rules_copy, capsys):
+    replace_in(rules_copy / "play.yaml", "fixed: [mode, trump]", "fixed: [mode, weather]")
+    code, out, err = run(capsys, "rules", "check")
+    assert code == 2
+    assert "rules/play.yaml:" in err and "rule phase.play" in err and "'weather'" in err

@@ -146,3 +146,29 @@ def test_a_new_knob_value_needs_only_yaml(rules_copy, tmp_path, monkeypatch):
         hand.apply({"seat": seat, "type": kind, key: value})
     assert hand.turn() == "N"
     assert load_variant("default", {"first_lead": "buyer"}).hash != rules.hash
+
+
+def test_a_phase_specialised_on_its_fixed_state_plays_like_the_generic_one(rules_copy, tmp_path, monkeypatch):
+    # The same random hands (announcements included), replayed under the rules as shipped (play
+    # specialised per contract) and under a copy without `fixed`: same legal sets, same results.
+    import random
+    from baloot_spec.engine.random_play import play_random_hand
+    monkeypatch.setenv("BALOOT_CACHE_DIR", str(tmp_path / "cache"))
+    play = rules_copy / "play.yaml"
+    play.write_text(play.read_text(encoding="utf-8").replace("    fixed: [mode, trump]\n", "", 1), encoding="utf-8")
+    generic = load_variant("nl-rulebook")          # from the edited copy
+    monkeypatch.delenv("BALOOT_RULES_DIR")
+    shipped = load_variant("nl-rulebook")          # from rules/ as shipped
+    hands = [play_random_hand(shipped, random.Random(f"fixed:{i}"), "NWSE"[i % 4]) for i in range(150)]
+    assert not generic.phases["play"].fixed and shipped.phases["play"].fixed == ("mode", "trump")
+    contracts = set()
+    for played in hands:
+        replay = Hand(generic, played.state.dealer, played.deal_spec)
+        again = Hand(shipped, played.state.dealer, played.deal_spec)
+        for event in played.events:
+            assert replay.legal() == again.legal()
+            replay.apply(event)
+            again.apply(event)
+        assert replay.result() == again.result()
+        contracts.add((again.state.mode, again.state.trump))
+    assert {mode for mode, _ in contracts} >= {"sun", "hokum"}

@@ -55,6 +55,7 @@ class Hand:
         self.facts = None
         self.score = None
         self._tables = _tables(rules)
+        self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
         self._enter(rules.first_phase)
 
     # ---- questions --------------------------------------------------------------------------
@@ -80,7 +81,7 @@ class Hand:
 
     def _turn(self):
         S = self.state
-        phase = self.rules.phases.get(S.phase)
+        phase = self._phases.get(S.phase)
         if phase is None:
             return None
         if phase.kind == "calls":
@@ -102,7 +103,7 @@ class Hand:
         if cached is not None and cached[0] == self._version and cached[1] == seat:
             kept = cached[2]
         else:
-            kept = self._legal_actions(self.rules.phases[self.state.phase], seat)
+            kept = self._legal_actions(self._phases[self.state.phase], seat)
         return list(map(dict.copy, map(_EVENT_OF, kept)))   # (C-level: no Python frame per action)
 
     def _legal_actions(self, phase, seat) -> list:
@@ -136,7 +137,7 @@ class Hand:
     def announcements_allowed(self, event: dict) -> bool:
         """Whether what is said with an action the player may take is allowed (the `require`
         rules only: a cheap question for a player choosing among legal actions)."""
-        phase = self.rules.phases.get(self.state.phase)
+        phase = self._phases.get(self.state.phase)
         seat = self.turn()
         if phase is None or seat is None or event.get("seat") != seat:
             return False
@@ -210,7 +211,7 @@ class Hand:
     def _judge(self, event: dict, force: bool = False):
         S = self.state
         if not force and type(event) is dict:  # the fast path: exactly one of the legal actions
-            phase = self.rules.phases.get(S.phase)
+            phase = self._phases.get(S.phase)
             if phase is not None:
                 version, seat = self._turn_cache
                 if version != self._version:
@@ -239,7 +240,7 @@ class Hand:
             raise IllegalAction(WRONG_ACTION, "an event is an object with a 'type'")
         if self.is_over():
             raise IllegalAction(WRONG_ACTION, f"the hand is over; no {event['type']} is possible")
-        phase = self.rules.phases[S.phase]
+        phase = self._phases[S.phase]
         seat = self.turn()
         if event.get("seat") != seat:
             raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')!r}'s")
@@ -339,11 +340,13 @@ class Hand:
         if name == OVER:
             S.phase = OVER
             return
-        phase = self.rules.phases.get(name)
+        phase = self._phases.get(name)
         if phase is None:
             raise RuleRuntimeError("phases", KeyError(f"no phase named {name!r}"))
         S.phase = name
         phase.effects["enter"](S, None)
+        if phase.fixed:   # from here on the phase runs code compiled for these values
+            phase = self._phases[name] = self.rules.specialized(name, tuple(getattr(S, n) for n in phase.fixed))
         if phase.kind == "calls":
             self._settle()
         elif phase.kind == "deal_rest":
@@ -363,7 +366,7 @@ class Hand:
 
     def _settle(self) -> None:
         S = self.state
-        phase = self.rules.phases[S.phase]
+        phase = self._phases[S.phase]
         if phase.kind == "calls" and self._run("end of " + phase.id, phase.end, S):
             self._leave(phase)
 

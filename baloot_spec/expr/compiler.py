@@ -39,6 +39,9 @@ class Scope:
     inline: dict = field(default_factory=dict)
     indexable: frozenset = frozenset()    # constant lists with a precomputed position table k__ix_name
     seats: int = 0                        # seats at the table (k__after[steps][seat] is their geometry)
+    # Zero-argument rule functions (derived values), name -> (tree, scope): their bodies are
+    # inlined into code specialised on fixed state (see `fixed` below), like `inline`.
+    derived: dict = field(default_factory=dict)
 
 
 class CompileError(Exception):
@@ -75,7 +78,7 @@ _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[\
 # A derived value held in a lazy local (then attributes or constant subscripts of it): as cheap to
 # repeat as a name once fetched.
 _LAZY_SIMPLE = re.compile(r"^\(*(_h_\w+) if \1 is not \.\.\. else \(\1 := f_\w+\(S\)\)\)+(?:\.[A-Za-z_]\w*|\[\d+\])*$")
-_INLINE_DEPTH = 4
+_INLINE_DEPTH = 8
 _INLINE_COUNTER = itertools.count(1)
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
@@ -97,8 +100,9 @@ class _Emitter:
     operators over literals (knob values are literals) are folded, and a call of a rule
     function with simple arguments is replaced by the function's body (`inline`)."""
 
-    def __init__(self, scope: Scope, suffix: str = "", stack: frozenset = frozenset()):
+    def __init__(self, scope: Scope, suffix: str = "", stack: frozenset = frozenset(), fixed: dict | None = None):
         self.scope = scope
+        self.fixed = fixed            # state name -> value folded in as a literal (a specialised phase)
         self.suffix = suffix          # renames loop variables of an inlined body apart
         self.stack = stack            # functions being inlined around this body
         self.names_used: set[str] = set()
@@ -154,6 +158,8 @@ class _Emitter:
         if name in self.scope.action:
             return f"A.{name}"
         if name in self.scope.state:
+            if self.fixed and name in self.fixed and _is_plain(self.fixed[name]):
+                return repr(self.fixed[name])
             return f"S.{name}"
         if name in self.scope.functions:
             if self.scope.functions[name] != 0:
@@ -161,6 +167,9 @@ class _Emitter:
             self.names_used.add(name)
             if self.in_iterable:
                 return f"f_{name}(S)"
+            body = self._derived_body(name)
+            if body is not None:   # specialised code: the derived value's own body, folded too
+                return f"({LAZY_LOCAL}{name} if {LAZY_LOCAL}{name} is not ... else ({LAZY_LOCAL}{name} := {body}))"
             # A derived value is fetched once per generated function and kept in a local
             # (see LAZY_LOCAL): the memo lookup is a call, a local is a load.
             return f"({LAZY_LOCAL}{name} if {LAZY_LOCAL}{name} is not ... else ({LAZY_LOCAL}{name} := f_{name}(S)))"
@@ -218,6 +227,18 @@ class _Emitter:
             raise CompileError(f"{name!r} is an aggregate: write {name}(<expr> for <x> in <list>)", *_pos(name_token))
         raise CompileError(f"unknown function {name!r}", *_pos(name_token))
 
+    def _derived_body(self, name: str):
+        """The body of derived value `name` for specialised code, or None (not specialising,
+        recursion, too deep)."""
+        entry = self.scope.derived.get(name)
+        if not self.fixed or entry is None or name in self.stack or len(self.stack) >= _INLINE_DEPTH:
+            return None
+        tree, callee_scope = entry
+        emitter = _Emitter(callee_scope, f"_{next(_INLINE_COUNTER)}", self.stack | {name}, self.fixed)
+        text = emitter.emit(tree, {})
+        self.names_used |= emitter.names_used
+        return f"({text})"
+
     def _inlined(self, name: str, argv: list[str]):
         """The body of rule function `name` with `argv` substituted, or None if it is not
         inlined (no checked body yet, recursion, too deep, or an argument that is not a plain
@@ -228,7 +249,7 @@ class _Emitter:
         if not all(_SIMPLE.match(a) or _LAZY_SIMPLE.match(a) for a in argv):
             return None
         params, tree, callee_scope = entry
-        emitter = _Emitter(callee_scope, f"_{next(_INLINE_COUNTER)}", self.stack | {name})
+        emitter = _Emitter(callee_scope, f"_{next(_INLINE_COUNTER)}", self.stack | {name}, self.fixed)
         emitter.in_iterable = self.in_iterable
         text = emitter.emit(tree, dict(zip(params, argv)))
         self.names_used |= emitter.names_used
@@ -330,15 +351,21 @@ class _Emitter:
         return f"(-{self.emit(node.children[0], bound)})"
 
 
-def to_python(text: str, scope: Scope, where: ExprSource | None = None, rule_id: str | None = None) -> str:
+def _is_plain(value) -> bool:
+    return value is None or isinstance(value, (str, int, bool))
+
+
+def to_python(text: str, scope: Scope, where: ExprSource | None = None, rule_id: str | None = None,
+              fixed: dict | None = None) -> str:
     """Check one expression against `scope` and return equivalent Python expression text.
+    With `fixed` (state name -> value), those state values are folded in as literals.
 
     Raises RulesError located in the YAML file (file:line:col, rule id, caret)."""
     where = where or ExprSource()
     text = str(text)
     try:
         tree = parse_expression(text)
-        return _Emitter(scope).emit(tree, {})
+        return _Emitter(scope, fixed=fixed).emit(tree, {})
     except ExprSyntaxError as exc:
         raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, "syntax error: " + exc.message, rule_id) from None
     except CompileError as exc:

@@ -10,7 +10,7 @@ constants, and a restricted set of Python builtins.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 from ..cards import Deck, Table
@@ -108,6 +108,7 @@ class CompiledPhase:
     narrow: object = None
     check: object = None
     effects: dict = field(default_factory=dict)
+    fixed: tuple = ()            # state the phase never changes (CompiledRules.specialized)
 
 
 @dataclass
@@ -130,6 +131,18 @@ class CompiledRules:
     # namespace of the facts; steps_all(namespace) adds every scoring step to it, in order.
     facts_all: object = None
     steps_all: object = None
+    specializer: object = None    # (phase name, values of its `fixed` state) -> CompiledPhase
+    _specialized: dict = field(default_factory=dict)
+
+    def specialized(self, phase: str, values: tuple) -> "CompiledPhase":
+        """The phase compiled with the values of its `fixed` state folded in: the Hokum rules
+        vanish from a Sun hand, is_trump(c) becomes c.suit == 'H'. Made once per variant and
+        combination of values; same rules, same ids, same explanations (from the generic code)."""
+        key = (phase, values)
+        compiled = self._specialized.get(key)
+        if compiled is None:
+            compiled = self._specialized[key] = self.specializer(phase, values)
+        return compiled
 
     @property
     def hash(self) -> str:
@@ -221,15 +234,18 @@ def compile_variant(variant: Variant) -> CompiledRules:
     indexable = frozenset(name for name, value in constants.items()
                           if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
     inline: dict = {}   # filled below, function by function, once each body has been checked
+    derived: dict = {}  # the same for zero-argument functions (used by specialised phases only)
     base = dict(functions=functions, builtins=builtin_arity(), params=dict(variant.knobs),
                 consts=frozenset(constants), attributes=frozenset(attributes), inline=inline, indexable=indexable,
-                seats=len(table.seats))
+                seats=len(table.seats), derived=derived)
     any_state = frozenset(hand_state | set(fact_names) | set(score_names) | set(match_names) | MATCH_CONTEXT)
 
     builder = _ModuleBuilder()
 
+    fixed_values: dict = {}   # set only while a phase is being specialised
+
     def expr(value, scope: Scope, rule_id: str) -> str:
-        return to_python(_text_of(value), scope, _source_of(value), rule_id)
+        return to_python(_text_of(value), scope, _source_of(value), rule_id, fixed_values or None)
 
     # Functions rules define.
     for fn in rs.lists["functions"]:
@@ -243,6 +259,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
             # A derived value (led_suit, winning...): computed once per position. The engine gives
             # each position a fresh S._memo; other contexts (scoring facts) have none.
             builder.add_memoized(f"f_{fn['name']}", fn["name"], body)
+            derived[fn["name"]] = (parse_expression(_text_of(fn["expr"])), scope)
 
     rules_by_id = {}
     fused: dict[str, dict] = {}   # phase -> sources of its rules and effects, for the fused functions
@@ -264,25 +281,42 @@ def compile_variant(variant: Variant) -> CompiledRules:
             cp.winner = _fn(builder, "S", expr(ph["winner"], scope, ph["id"]))
         elif ph["kind"] == "deal_rest":
             cp.taker = _fn(builder, "S", expr(ph["taker"], scope, ph["id"]))
+        cp.fixed = tuple(ph.get("fixed") or ())
+        for name in cp.fixed:
+            if name not in state_init:
+                raise RulesError(f"phase {ph['name']!r} fixes {name!r}, which is not a declared state variable",
+                                 ph.key_location("fixed"), ph["id"])
         if ph["name"] in phases:
             raise RulesError(f"phase {ph['name']!r} is defined twice", ph.location(), ph["id"])
         phases[ph["name"]] = cp
+
+    def rule_sources(rule) -> tuple:
+        """(kind, scope, when, test) of a rule, as Python text."""
+        scope = Scope(state=frozenset(hand_state - action_fields[rule["phase"]]),
+                      action=frozenset(action_fields[rule["phase"]]), **base)
+        kind = "filter" if "only" in rule else "check"
+        # A filter's `when` is evaluated once per position, before looking at candidates; a
+        # check's looks at the announcements made with the action.
+        when_scope = Scope(state=scope.state, **base) if kind == "filter" else scope
+        return (kind, scope, expr(rule.get("when", True), when_scope, rule["id"]),
+                expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"]))
+
+    def effect_sources(effect) -> tuple:
+        """(at, when, values) of an effect, as Python text."""
+        on = effect.get("at", "action")
+        fields = action_fields[effect["phase"]] if on == "action" else set()
+        scope = Scope(state=frozenset(hand_state - fields), action=frozenset(fields), **base)
+        return (on, expr(effect.get("when", True), scope, effect["id"]),
+                "(" + "".join(expr(v, scope, effect["id"]) + ", " for v in effect["set"].values()) + ")")
 
     for rule in rs.lists["rules"]:
         phase = phases.get(rule["phase"])
         if phase is None:
             raise RulesError(f"unknown phase {rule['phase']!r} (phases: {', '.join(phases)})", rule.key_location("phase"), rule["id"])
-        scope = Scope(state=frozenset(hand_state - action_fields[rule["phase"]]),
-                      action=frozenset(action_fields[rule["phase"]]), **base)
-        kind = "filter" if "only" in rule else "check"
-        if kind == "filter":  # evaluated once per position, before looking at candidates
-            when_src = expr(rule.get("when", True), Scope(state=scope.state, **base), rule["id"])
-            when = _fn(builder, "S", when_src)
-        else:  # a check looks at the announcements made with the action
-            when_src = expr(rule.get("when", True), scope, rule["id"])
-            when = _fn(builder, "S, A", when_src)
+        kind, scope, when_src, test_src = rule_sources(rule)
+        when = _fn(builder, "S" if kind == "filter" else "S, A", when_src)
+        if kind == "check":
             reads = _names_in(_text_of(rule.get("when", True))) & action_fields[rule["phase"]]
-        test_src = expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"])
         fused.setdefault(rule["phase"], {}).setdefault(kind, []).append(
             (rule["id"], when_src, test_src, bool(rule.get("if_possible", False))))
         test = _fn(builder, "S, A", test_src)
@@ -298,15 +332,14 @@ def compile_variant(variant: Variant) -> CompiledRules:
         phase = phases.get(effect["phase"])
         if phase is None:
             raise RulesError(f"unknown phase {effect['phase']!r}", effect.key_location("phase"), effect["id"])
-        on = effect.get("at", "action")
-        fields = action_fields[effect["phase"]] if on == "action" else set()
-        scope = Scope(state=frozenset(hand_state - fields), action=frozenset(fields), **base)
         for name in effect["set"]:
             if name not in state_init:
                 raise RulesError(f"effect sets {name!r}, which is not a declared state variable (state: in rules/*.yaml)",
                                  effect["set"].key_location(name), effect["id"])
-        when_src = expr(effect.get("when", True), scope, effect["id"])
-        values_src = "(" + "".join(expr(v, scope, effect["id"]) + ", " for v in effect["set"].values()) + ")"
+            if name in phase.fixed and effect.get("at", "action") != "enter":
+                raise RulesError(f"effect sets {name!r}, which phase {phase.name!r} declares fixed",
+                                 effect["set"].key_location(name), effect["id"])
+        on, when_src, values_src = effect_sources(effect)
         when = _fn(builder, "S, A", when_src)
         values = _fn(builder, "S, A", values_src)
         fused.setdefault(effect["phase"], {}).setdefault(on, []).append(
@@ -321,6 +354,41 @@ def compile_variant(variant: Variant) -> CompiledRules:
         facts.append((step["name"], step["id"], _fn(builder, "S", text)))
         fact_sources.append((step["id"], step["name"], text))
     scoring, step_sources = _steps(builder, rs.lists["scoring"], set(fact_names), base, expr)
+    def specializer(phase_name: str, values: tuple) -> CompiledPhase:
+        """Compile `phase_name` again with its fixed state folded in (the rules were checked
+        above: this only re-emits them)."""
+        generic = phases[phase_name]
+        item = next(ph for ph in rs.lists["phases"] if ph["name"] == phase_name)
+        fixed_values.update(zip(generic.fixed, values))
+        try:
+            out = _ModuleBuilder()
+            parts: dict = {"filter": [], "check": [], "action": [], "exit": []}
+            for rule in rs.lists["rules"]:
+                if rule["phase"] == phase_name:
+                    kind, _scope, when_src, test_src = rule_sources(rule)
+                    parts[kind].append((rule["id"], when_src, test_src, bool(rule.get("if_possible", False))))
+            for effect in rs.lists["effects"]:
+                if effect["phase"] == phase_name and effect.get("at", "action") != "enter":
+                    on, when_src, values_src = effect_sources(effect)
+                    parts[on].append((effect["id"], when_src, values_src, tuple(effect["set"])))
+            scope = Scope(state=frozenset(hand_state), **base)
+            names = {"narrow": _fused_narrow(out, parts["filter"]), "check": _fused_check(out, parts["check"]),
+                     "action": _fused_effects(out, parts["action"]), "exit": _fused_effects(out, parts["exit"]),
+                     "next": _fn(out, "S", expr(item["next"], scope, item["id"]))}
+            if generic.kind == "tricks":
+                names["winner"] = _fn(out, "S", expr(item["winner"], scope, item["id"]))
+            if generic.kind == "calls":
+                names["turn"] = _fn(out, "S", expr(item["turn"], scope, item["id"]))
+                names["end"] = _fn(out, "S", expr(item["end"], scope, item["id"]))
+        finally:
+            fixed_values.clear()
+        space = dict(namespace)
+        exec(compile(out.source(), f"<rules {variant.hash} {phase_name} {values!r}>", "exec"), space)  # generated source only
+        fns = {k: space[v] for k, v in names.items()}
+        return replace(generic, narrow=fns["narrow"], check=fns["check"], next=fns["next"],
+                       effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
+                       **{k: fns[k] for k in ("winner", "turn", "end") if k in fns})
+
     facts_all = _guarded(builder, "facts_all", "S", [f[0] for f in fact_sources],
                          ["V = _Namespace()", *lazy_locals_prelude("\n".join(f[2] for f in fact_sources))]
                          + [f"i = {k}\nV.{name} = {text}".replace("\n", "\n        ")
@@ -372,7 +440,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
         first_phase = "bidding"
     return CompiledRules(variant, table, deck, dict(deal_def), state_init, phases, first_phase, facts, scoring,
                          match, {name: namespace[f"f_{name}"] for name in functions}, constants, rules_by_id, source,
-                         namespace[facts_all], namespace[steps_all])
+                         namespace[facts_all], namespace[steps_all], specializer)
 
 
 def _steps(builder, items, context: set, base: dict, expr) -> tuple[list, list]:
