@@ -455,6 +455,9 @@ class Hand:
                 for c in cl:
                     self.full[SIX[s]] |= 1 << c
             self.public = parse_card(deal["public"])
+            if any(f >> self.public & 1 for f in first):
+                # the public card is turned after the first five of every seat are dealt
+                raise ValueError("deal.public: the public card is among a seat's first five cards")
             if moved is not None:       # a hands deal: only the recorded cards can be checked
                 if opt == "top_public":
                     ok = moved == [self.public]
