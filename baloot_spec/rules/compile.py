@@ -409,10 +409,9 @@ def compile_variant(variant: Variant) -> CompiledRules:
             phase.effects = {on: _fused_effects(builder, []) for on in ("action", "enter", "exit")}
 
     source = builder.source()
-    namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_getattr": getattr, "_MISSING": object(),
+    namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_MISSING": object(),
                  "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
-                 "_KeyError": KeyError, "_AttributeError": AttributeError,
-                 "_Namespace": SimpleNamespace,
+                 "_AttributeError": AttributeError, "_Namespace": SimpleNamespace,
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in indexable})
