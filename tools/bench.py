@@ -45,27 +45,29 @@ def record_hands(rules, count: int, seed: int) -> list:
     return hands
 
 
-def replay_dsl(rules, hands) -> float:
-    started = time.process_time()
+def replay(make_hand, hands) -> None:
+    """Replay recorded hands: the legal set before every event, then the event; the result."""
     for dealer, deal, scores, events in hands:
-        hand = Hand(rules, dealer, deal, scores)
+        hand = make_hand(dealer, deal, scores)
         for event in events:
             hand.legal()
             hand.apply(event)
         hand.result()
+
+
+def cpu_time(make_hand, hands) -> float:
+    started = time.process_time()
+    replay(make_hand, hands)
     return time.process_time() - started
+
+
+def replay_dsl(rules, hands) -> float:
+    return cpu_time(lambda *setup: Hand(rules, *setup), hands)
 
 
 def replay_oracle(hands) -> float:
     from oracle.oracle import Hand as OracleHand
-    started = time.process_time()
-    for dealer, deal, scores, events in hands:
-        hand = OracleHand(dealer, deal, scores)
-        for event in events:
-            hand.legal()
-            hand.apply(event)
-        hand.result()
-    return time.process_time() - started
+    return cpu_time(OracleHand, hands)
 
 
 def traced_costs(make_hand, hands) -> tuple[float, float]:
@@ -85,12 +87,7 @@ def traced_costs(make_hand, hands) -> tuple[float, float]:
 
     sys.settrace(on_call)
     try:
-        for dealer, deal, scores, events in hands:
-            hand = make_hand(dealer, deal, scores)
-            for event in events:
-                hand.legal()
-                hand.apply(event)
-            hand.result()
+        replay(make_hand, hands)
     finally:
         sys.settrace(None)
     return counts["calls"] / len(hands), counts["ops"] / len(hands)
