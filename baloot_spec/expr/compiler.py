@@ -306,18 +306,19 @@ class _Emitter:
         return f"({then_text} if {cond_text} else {other_text})"
 
     def _or_(self, node, bound):
-        left, right = self.emit(node.children[0], bound), self.emit(node.children[1], bound)
-        known, value = _literal(left)
-        if known:
-            return left if value else right
-        return f"({left} or {right})"
+        return self._boolean(node, bound, "or")
 
     def _and_(self, node, bound):
+        return self._boolean(node, bound, "and")
+
+    def _boolean(self, node, bound, op: str) -> str:
+        """`a or b` / `a and b`; with a literal `a`, Python's own answer: the operand that
+        decides (a truthy `a` decides `or`, a falsy one decides `and`), else `b`."""
         left, right = self.emit(node.children[0], bound), self.emit(node.children[1], bound)
         known, value = _literal(left)
         if known:
-            return right if value else left
-        return f"({left} and {right})"
+            return left if bool(value) == (op == "or") else right
+        return f"({left} {op} {right})"
 
     def _not_(self, node, bound):
         inner = self.emit(node.children[0], bound)
