@@ -18,7 +18,7 @@ from ..errors import BalootError, IllegalAction, RuleRuntimeError
 from ..expr.builtins import Rec
 from ..text import show
 from .deal import Deal, DealError
-from .state import Action, Play, State, Trick
+from .state import Action, LegalEvent, Play, State, Trick
 
 OUT_OF_TURN = "turn.out-of-turn"
 WRONG_ACTION = "phase.wrong-action"
@@ -49,9 +49,10 @@ class Hand:
             S.initial[seat] = list(cards)
             S.hands[seat] = list(cards)
         self.events: list[dict] = []
-        self._version = 0
-        self._turn_cache = (-1, None)   # (version, seat to act)
-        self._legal_cache = None        # (version, seat, kept candidates)
+        # What is known of the current position (apply() forgets it): the seat to act and the
+        # candidate actions the rules keep for it.
+        self._seat = _UNKNOWN
+        self._kept = None
         self.facts = None
         self.score = None
         self._tables = _tables(rules)
@@ -68,19 +69,15 @@ class Hand:
 
     def turn(self):
         """The seat to act, or None when the hand is over (computed once per position)."""
-        version, seat = self._turn_cache
-        if version == self._version:
-            return seat
-        S = self.state
-        if S.phase == self._tables.play_phase and S.trick:   # in a trick: the next seat
-            seat = self._tables.next_seat[S.trick[-1].seat]
-        else:
-            seat = self._turn()
-        self._turn_cache = (self._version, seat)
+        seat = self._seat
+        if seat is _UNKNOWN:
+            seat = self._seat = self._turn()
         return seat
 
     def _turn(self):
         S = self.state
+        if S.trick and S.phase == self._tables.play_phase:   # in a trick: the next seat
+            return self._tables.next_seat[S.trick[-1].seat]
         phase = self._phases.get(S.phase)
         if phase is None:
             return None
@@ -93,25 +90,27 @@ class Hand:
         return None
 
     def legal(self) -> list[dict]:
-        """The legal actions of the player to act, as events without the seat."""
-        version, seat = self._turn_cache
-        if version != self._version:
-            seat = self.turn()
-        if seat is None:
-            return []
-        cached = self._legal_cache
-        if cached is not None and cached[0] == self._version and cached[1] == seat:
-            kept = cached[2]
-        else:
-            kept = self._legal_actions(self._phases[self.state.phase], seat)
-        return list(map(dict.copy, map(_EVENT_OF, kept)))   # (C-level: no Python frame per action)
+        """The legal actions of the player to act, as events without the seat. A new list of
+        read-only events (LegalEvent) made once per variant: `dict(event, seat=...)` to act."""
+        kept = self._kept
+        if kept is None:
+            kept = self._legal_actions()
+        return list(map(_EVENT_OF, kept))   # (C-level: no Python frame per action)
 
-    def _legal_actions(self, phase, seat) -> list:
-        """The kept candidates at this position (computed once per position and actor)."""
-        cached = self._legal_cache
-        if cached is not None and cached[0] == self._version and cached[1] == seat:
-            return cached[2]
+    def _legal_actions(self) -> list:
+        """The candidates the rules keep for the player to act ([] when the hand is over),
+        computed once per position."""
+        kept = self._kept
+        if kept is not None:
+            return kept
+        seat = self._seat
+        if seat is _UNKNOWN:
+            seat = self._seat = self._turn()
+        if seat is None:
+            self._kept = []
+            return self._kept
         S = self.state
+        phase = self._phases[S.phase]
         if S.actor != seat:
             S.actor = seat
             S._memo = {}
@@ -123,7 +122,7 @@ class Hand:
         kept = phase.narrow(S, candidates)
         if kept is None:   # a rule failed: run them one by one, which names it
             kept, _ = self._narrow(phase, candidates, None)
-        self._legal_cache = (self._version, seat, kept)
+        self._kept = kept
         return kept
 
     def check(self, event: dict):
@@ -167,32 +166,37 @@ class Hand:
         still be checked. Turn, phase and holding the card are required all the same."""
         phase, action = _judged or self._judge(event, force)
         S = self.state
-        self._version += 1
-        if S.actor != event["seat"]:
-            self._set_actor(event["seat"])
+        self._kept = None
+        actor = S.actor = event["seat"]
         if phase.kind == "tricks":
-            actor, card = S.actor, action.card
+            card = action.card
             held = S.hands[actor] = list(S.hands[actor])   # a new list: copies may share the old one
             held.remove(card)
-            plays = action.__dict__.get("_plays")   # a candidate's Play per seat, made once
+            plays = action._plays   # a candidate's Play per seat, made once (None: not a candidate)
             play = plays.get(actor) if plays is not None else None
             if play is None:
                 play = Play(actor, card, **{k: getattr(action, k) for k in phase.annotations})
                 if plays is not None:
                     plays[actor] = play
-            S.trick.append(play)
+            trick = S.trick
+            trick.append(play)
             S.played.add(card)
             S._memo = {}
             phase.effects["action"](S, action)
-            if len(S.trick) == len(S.all_seats):
+            if len(trick) < len(S.all_seats):
+                self._seat = self._tables.next_seat[actor]   # (what _turn() says in a trick)
+            else:
+                self._seat = _UNKNOWN
                 winner = self._run("winner of " + phase.id, phase.winner, S)
-                S.tricks.append(Trick(S.trick[0].seat, S.trick, winner))
+                S.tricks.append(Trick(trick[0].seat, trick, winner))
                 S.trick = []
                 S.leader = winner
                 S._memo = {}
                 if not any(S.hands.values()):
                     self._leave(phase)
         else:
+            self._seat = _UNKNOWN
+            S._memo = {}
             phase.effects["action"](S, action)
             self._settle()
         self.events.append(dict(event))
@@ -211,31 +215,24 @@ class Hand:
     def _judge(self, event: dict, force: bool = False):
         S = self.state
         if not force and type(event) is dict:  # the fast path: exactly one of the legal actions
-            phase = self._phases.get(S.phase)
-            if phase is not None:
-                version, seat = self._turn_cache
-                if version != self._version:
-                    seat = self.turn()
-                if event.get("seat") == seat:
-                    table = self._tables[S.phase]
-                    if len(event) == 3 and event.get("type") == table.play_type:  # a card, nothing said
-                        signature = event.get("card")
-                    else:
-                        signature = _signature(phase, event)
-                    try:
-                        target = table.by_signature.get(signature)
-                    except TypeError:  # an unhashable value: not a legal action as it stands
-                        target = None
-                    if target is not None:
-                        cached = self._legal_cache
-                        if cached is not None and cached[0] == self._version and cached[1] == seat:
-                            kept = cached[2]
-                        else:
-                            kept = self._legal_actions(phase, seat)
-                        if target in kept:
-                            if phase.check(S, target) >= 0:
-                                self._check_announcements(phase, target)   # raises, explained
-                            return phase, target
+            kept = self._kept
+            if kept is None:
+                kept = self._legal_actions()
+            if kept and event.get("seat") == self._seat:
+                phase = self._phases[S.phase]
+                table = self._tables[S.phase]
+                if len(event) == 3 and event.get("type") == table.play_type:  # a card, nothing said
+                    signature = event.get("card")
+                else:
+                    signature = _signature(phase, event)
+                try:
+                    target = table.by_signature.get(signature)
+                except TypeError:  # an unhashable value: not a legal action as it stands
+                    target = None
+                if target is not None and target in kept:
+                    if phase.check(S, target) >= 0:
+                        self._check_announcements(phase, target)   # raises, explained
+                    return phase, target
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise IllegalAction(WRONG_ACTION, "an event is an object with a 'type'")
         if self.is_over():
@@ -252,7 +249,7 @@ class Hand:
         if force:
             return phase, target
         key = self._key(phase, target)
-        if not any(self._key(phase, a) == key for a in self._legal_actions(phase, seat)):
+        if not any(self._key(phase, a) == key for a in self._legal_actions()):
             _, excluded_by = self._narrow(phase, self._candidates(phase), key)
             if excluded_by is not None:
                 raise IllegalAction(excluded_by.id, self._explain(excluded_by, target), _source_text(excluded_by.source))
@@ -424,6 +421,7 @@ def score_facts(rules, facts: dict) -> Rec:
 
 
 _EVENT_OF = attrgetter("_event")
+_UNKNOWN = object()   # the seat to act, not yet worked out at this position
 _SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
 
 
@@ -454,7 +452,7 @@ class _CandidateTable:
             for card in rules.deck.cards:
                 action = Action(phase.action, card=card, **{
                     k: (list(v) if isinstance(v, list) else v) for k, v in phase.annotations.items()})
-                action._event = {"type": phase.action, "card": card.text}
+                action._event = LegalEvent(type=phase.action, card=card.text)
                 action._plays = {}
                 self.by_card[card] = self.by_signature[card.text] = action
             return
@@ -462,7 +460,7 @@ class _CandidateTable:
             names = list(params)
             for combo in product(*params.values()):
                 action = Action(action_type, **dict(zip(names, combo)))
-                action._event = {"type": action_type, **dict(zip(names, combo))}
+                action._event = LegalEvent(type=action_type, **dict(zip(names, combo)))
                 self.calls.append(action)
                 self.by_signature[_call_signature(action_type, names, combo)] = action
 

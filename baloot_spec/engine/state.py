@@ -37,6 +37,23 @@ class Trick:
         return f"Trick({self.leader}: {' '.join(str(p.card) for p in self.plays)} -> {self.winner})"
 
 
+class LegalEvent(dict):
+    """An event that `Hand.legal()` lists: shared between calls (made once per variant), so it
+    is read-only. Copy it to act on it: `dict(event, seat=...)`. Equal to, and serialised as,
+    a plain dict."""
+
+    __slots__ = ()
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("a legal action from Hand.legal() is shared and read-only; copy it: dict(action, seat=...)")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    update = pop = popitem = clear = setdefault = _read_only
+
+    def __reduce__(self):   # pickled and copied as a plain dict (pickle would set items one by one)
+        return (dict, (dict(self),))
+
+
 class Action:
     """A candidate or actual action, as rule expressions see it (`call`, `card`, `ekka`...).
 
