@@ -7,6 +7,8 @@ combine them. `BUILTIN_DOCS` is what `baloot rules builtins` prints.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 
 class Rec(dict):
     """A record value built by a rule expression (`{name: ..., cards: ...}`) or by `map(...)`."""
@@ -57,34 +59,38 @@ def _index(xs, x):
         return -1
 
 
-_POSITIONS: dict = {}
+_SUIT_AND_PLACE = itemgetter(0, 1)
+_PLACES: dict = {}   # tuple(order) -> {card: (suit, position in order)}, filled as cards come
 
 
 def _runs(cards, order, min_len):
-    """Maximal runs of cards of one suit that are consecutive in `order` (strongest first)."""
+    """Maximal runs of cards of one suit that are consecutive in `order` (strongest first),
+    suits in alphabetical order."""
     key = tuple(order)
-    position = _POSITIONS.get(key)
-    if position is None:
-        position = _POSITIONS[key] = {rank: i for i, rank in enumerate(order)}
-    by_suit: dict = {}
-    place = {}   # card -> its rank's position (a C-level sort key)
-    for card in cards:
-        if card.rank in position:
-            by_suit.setdefault(card.suit, []).append(card)
-            place[card] = position[card.rank]
-    runs = []
-    for suit in sorted(by_suit):
-        ordered = sorted(by_suit[suit], key=place.__getitem__)
-        run = [ordered[0]]
-        for card in ordered[1:]:
-            if position[card.rank] == position[run[-1].rank] + 1:
-                run.append(card)
-            else:
-                if len(run) >= min_len:
-                    runs.append(run)
-                run = [card]
-        if len(run) >= min_len:
-            runs.append(run)
+    places = _PLACES.get(key)
+    if places is None:
+        places = _PLACES[key] = {}
+    try:
+        found = list(map(places.__getitem__, cards))   # (C-level: no frame per card)
+    except KeyError:   # a card not seen with this order yet
+        position = {rank: i for i, rank in enumerate(order)}
+        for card in cards:
+            places.setdefault(card, (card.suit, position[card.rank], card) if card.rank in position else None)
+        found = list(map(places.__getitem__, cards))
+    if None in found:   # cards whose rank is not in `order`
+        found = [p for p in found if p is not None]
+    placed = sorted(found, key=_SUIT_AND_PLACE)   # (the same card twice must not compare cards)
+    runs, run, last = [], [], None
+    for suit, at, card in placed:
+        if last is not None and suit == last[0] and at == last[1] + 1:
+            run.append(card)
+        else:
+            if len(run) >= min_len:
+                runs.append(run)
+            run = [card]
+        last = (suit, at)
+    if len(run) >= min_len:
+        runs.append(run)
     return runs
 
 
