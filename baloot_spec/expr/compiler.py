@@ -169,6 +169,8 @@ class _Emitter:
                 return f"f_{name}(S)"
             body = self._derived_body(name)
             if body is not None:   # specialised code: the derived value's own body, folded too
+                if _literal(body[1:-1])[0]:   # folded to a constant (`side_suit_led` in a Sun)
+                    return body[1:-1]
                 return f"({LAZY_LOCAL}{name} if {LAZY_LOCAL}{name} is not ... else ({LAZY_LOCAL}{name} := {body}))"
             # A derived value is fetched once per generated function and kept in a local
             # (see LAZY_LOCAL): the memo lookup is a call, a local is a load.
@@ -279,16 +281,25 @@ class _Emitter:
         el, var, it, cond = self._comprehension_parts(node, bound, 1)
         loop = f" for {var} in {it}"
         filt = f" if {cond}" if cond else ""
+        # In Python 3.11 a generator is resumed for every item it yields, a list comprehension
+        # runs in one go: what reads every item takes a list; any/all/first use a generator
+        # that yields only the item that decides (same items evaluated, in the same order).
         if name == "count":
             test = f"({cond}) and ({el})" if cond else f"({el})"
-            return f"sum(1{loop} if {test})"
+            return f"b_len([1{loop} if {test}])"
         if name in ("max", "min"):
-            return f"{name}(({el}{loop}{filt}), default=None)"
+            return f"{name}([{el}{loop}{filt}], default=None)"
         if name == "first":
             return f"next(({el}{loop}{filt}), None)"
+        if name == "any":
+            test = f"({cond}) and ({el})" if cond else f"({el})"
+            return f"next((True{loop} if {test}), False)"
+        if name == "all":
+            test = f"({cond}) and not ({el})" if cond else f"not ({el})"
+            return f"next((False{loop} if {test}), True)"
         if name == "map":
             return f"_R({{{var}: {el}{loop}{filt}}})"
-        return f"{name}({el}{loop}{filt})"
+        return f"{name}([{el}{loop}{filt}])"
 
     def _listcomp(self, node, bound):
         el, var, it, cond = self._comprehension_parts(node, bound, 0)
