@@ -9,6 +9,7 @@ constants, and a restricted set of Python builtins.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
@@ -460,12 +461,18 @@ def _fn(builder: _ModuleBuilder, args: str, body: str) -> str:
     return builder.add(args, body)
 
 
-def _guarded(builder: _ModuleBuilder, prefix: str, args: str, ids: list, body: list[str], result: str) -> str:
+def _guarded(builder: _ModuleBuilder, prefix: str, args: str, ids: list, body: list[str], result: str,
+             unless: str | None = None) -> str:
     """A fused function: `body` runs the rules in order, setting `i` to the index of the one
-    running, so that a failing expression is still reported with its own rule id."""
+    running, so that a failing expression is still reported with its own rule id. With
+    `unless`, a test that returns `result` at once when false (see _action_guard)."""
     builder.count += 1
     name = f"{prefix}{builder.count}"
-    lines = [f"def {name}({args}):", "    i = 0", "    try:"]
+    lines = [f"def {name}({args}):"]
+    if unless:   # a guard that fails only falls through to the full run, which names the rule
+        lines += ["    try:", f"        if not ({unless}):", f"            return {result}",
+                  "    except _Exception:", "        pass"]
+    lines += ["    i = 0", "    try:"]
     lines += ["        " + line for line in body] or ["        pass"]
     lines += ["    except _BalootError:", "        raise",
               "    except _Exception as exc:",
@@ -505,7 +512,7 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
             group.append((index, when, test))
             continue
         flush()
-        if when == "False":
+        if when == "False" or test == "False":   # never applies, or never keeps a card (then skipped)
             continue
         body += [f"if {when}:", f"    K = [A for A in C if {test}]", "    if K:", "        C = K"]
     flush()
@@ -524,7 +531,7 @@ def _fused_check(builder: _ModuleBuilder, checks: list) -> str:
     for index, (_rule_id, when, test, _) in enumerate(checks):
         body += [f"i = {index}", f"if {when} and not {test}:", f"    return {index}"]
     return _guarded(builder, "check", "S, A", [c[0] for c in checks],
-                    lazy_locals_prelude("\n".join(body)) + body, "-1")
+                    lazy_locals_prelude("\n".join(body)) + body, "-1", _any_guard([c[1] for c in checks]))
 
 
 def _fused_effects(builder: _ModuleBuilder, effects: list) -> str:
@@ -536,7 +543,50 @@ def _fused_effects(builder: _ModuleBuilder, effects: list) -> str:
         # Each effect sees the state the ones before it left: its derived values start afresh.
         body += [f"i = {index}", *lazy_locals_prelude(when + values),
                  f"if {when}:", f"    {targets}= {values}", "    S._memo = {}"]
-    return _guarded(builder, "effects", "S, A", [e[0] for e in effects], body, "None")
+    return _guarded(builder, "effects", "S, A", [e[0] for e in effects], body, "None",
+                    _any_guard([e[1] for e in effects]))
+
+
+def _any_guard(whens: list) -> str | None:
+    """A test of the action alone that is false only when none of these rules can apply to it
+    (None unless each of them has an action guard): most plays say nothing, and then the
+    announcement checks and effects are not run at all."""
+    guards = [_action_guard(when) for when in whens]
+    if not guards or not all(guards):
+        return None
+    live = [g for g in dict.fromkeys(guards) if g != "False"]
+    return " or ".join(f"({g})" for g in live) or "False"
+
+
+def _action_guard(when: str) -> str | None:
+    """The conjuncts of a generated `when` that read nothing but the action `A` (with builtins
+    and constants), joined; None if there is none. Whatever the position, the rule cannot apply
+    to an action for which they are false."""
+    try:
+        tree = ast.parse(when, mode="eval").body
+    except SyntaxError:
+        return None
+    own = [ast.unparse(part) for part in _conjuncts(tree) if _reads_only_action(part)]
+    if "False" in own:
+        return "False"
+    return " and ".join(f"({text})" for text in own) or None
+
+
+def _conjuncts(node) -> list:
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return [part for value in node.values for part in _conjuncts(value)]
+    return [node]
+
+
+def _reads_only_action(node) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value is False   # `True` tells nothing; `False` says the rule never applies
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.NamedExpr, ast.Lambda)):
+            return False
+        if isinstance(sub, ast.Name) and not (sub.id == "A" or sub.id.startswith(("b_", "k_"))):
+            return False
+    return True
 
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
