@@ -5,6 +5,7 @@ import json
 import random
 
 import jsonschema
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from baloot_spec.audit import audit_input
@@ -84,3 +85,21 @@ def test_a_value_that_fits_no_form_is_located_at_its_deepest_error():
     document["hands"][0]["deal"]["cut"] = {"by": "E", "option": 5}
     errors = check_document(document)
     assert errors == [{"path": "$.hands[0].deal.cut.option", "message": "5 is not of type 'string'"}]
+
+
+DEALS = [
+    {"deck": ["AS"]}, {"hands": {"N": ["AS"]}, "public": "KH"}, {"deck": ["AS"], "hands": {}, "public": "KH"},
+    {"deck": ["AS"], "public": "KH"}, {"hands": {"N": ["AS"]}}, {}, {"public": "KH"}, [], "deck", None, 3,
+    {"hands": {"N": ["AS"]}, "public": "KH", "exposed": "QD"}, {"deck": ["AS"], "cut": {"by": "E", "option": "go"}},
+]
+
+
+@pytest.mark.parametrize("deal", DEALS, ids=range(len(DEALS)))
+@pytest.mark.parametrize("trump", ["S", "X", None, 3, ["S"]])
+def test_the_fast_check_agrees_on_both_deal_forms_and_every_trump(deal, trump):
+    # The fast validator's schema replaces oneOf (deal) and anyOf (trump) by forms that fail no
+    # branch on a valid document; it must accept exactly what jsonschema accepts.
+    document = copy.deepcopy(DOCUMENTS[0])
+    document["hands"][0]["deal"] = deal
+    document["hands"][0].setdefault("claimed", {})["trump"] = trump
+    assert (check_document(document) == []) == VALIDATOR.is_valid(document)
