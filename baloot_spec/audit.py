@@ -151,7 +151,6 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
         report.violations.append(Violation(f"{base}.{exc.path}", exc.rule or "deal.invalid", str(exc), exc.source))
         return None
     for j, event in enumerate(record["events"]):
-        path = f"{base}.events[{j}]"
         try:
             refusal = hand.apply_unless_refused(event)
             if refusal is None:
@@ -159,6 +158,7 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
         except DealError as exc:
             report.violations.append(Violation(f"{base}.{exc.path}", "deal.invalid", str(exc)))
             return None
+        path = f"{base}.events[{j}]"
         legal = _legal_summary(hand)
         message = f"{_describe(event)}: {refusal.message}" + (f" (legal: {legal})" if legal else "")
         report.violations.append(Violation(path, refusal.rule_id, message, refusal.source))
