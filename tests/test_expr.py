@@ -32,6 +32,11 @@ def evaluate(text, **state):
     ("first(n for n in xs if n > 1)", 2), ("[n * 2 for n in xs if n > 1]", [4, 6]),
     ("{a: 1, b: x}.b", 3), ("map(n * n for n in xs)[3]", 9), ("index(const.order, 'K')", 2),
     ("param.first_lead == 'buyer'", True), ("len(xs) - 1", 2), ("'sun' if none == none else 'x'", "sun"),
+    # aggregates: filters, empty lists, and any/all stop at the item that decides (10 // 0 after it)
+    ("any(n > 5 for n in xs)", False), ("any(n == 2 for n in xs if n > 1)", True), ("all(n > 1 for n in xs)", False),
+    ("all(n > 5 for n in xs if n > 5)", True), ("count(n > 1 for n in xs if n != 3)", 1), ("count(n > 5 for n in xs)", 0),
+    ("max(n for n in xs if n < 3)", 2), ("sum(n for n in xs if n > 5)", 0),
+    ("any(10 // (2 - n) > 100 or n == 1 for n in xs)", True), ("all(10 // (2 - n) > 0 and n < 1 for n in xs)", False),
 ])
 def test_expressions_compute_what_they_say(text, value):
     assert evaluate(text, x=3, xs=[1, 2, 3]) == value
