@@ -176,7 +176,10 @@ class Deal:
         if not isinstance(cards, list) or len(cards) != total:
             raise DealError(f"the deck must list all {total} cards", "deal.deck")
         exact = deck.exact
-        parsed = [exact.get(c) if type(c) is str else None for c in cards]   # the common case
+        try:
+            parsed = list(map(exact.get, cards))   # the common case: canonical card texts
+        except TypeError:   # an unhashable entry
+            parsed = [None]
         if None in parsed:
             parsed = [self._parse(c, deck, f"deal.deck[{i}]") for i, c in enumerate(cards)]
         if len(set(parsed)) != len(parsed):

@@ -7,7 +7,12 @@ projects...) is a state variable declared in rules/*.yaml and set by the rules' 
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..expr.builtins import Rec
+
+
+_CARD_OF = attrgetter("card")
 
 
 class Play:
@@ -31,7 +36,7 @@ class Trick:
         self.leader = leader
         self.plays = plays
         self.winner = winner
-        self.cards = [p.card for p in plays]
+        self.cards = list(map(_CARD_OF, plays))
 
     def __repr__(self) -> str:
         return f"Trick({self.leader}: {' '.join(str(p.card) for p in self.plays)} -> {self.winner})"
@@ -103,8 +108,7 @@ class State:
         self.suits = list(rules.deck.suits)
         self.leader = None
         self._memo = {}   # values of zero-argument rule functions at this position (engine clears it)
-        for name, value in rules.fresh_state_vars().items():
-            setattr(self, name, value)
+        self.__dict__.update(rules.fresh_state_vars())
 
     @property
     def hand(self):

@@ -151,8 +151,15 @@ class CompiledRules:
 
     def fresh_state_vars(self) -> dict:
         """New initial values: containers copied (one level deep is enough for YAML initials)."""
-        return {name: (value.copy() if isinstance(value, (list, dict)) else value)
-                for name, value in self.state_init.items()}
+        split = self.__dict__.get("_init_split")
+        if split is None:   # (once per variant: which initial values are containers)
+            split = self._init_split = (
+                {n: v for n, v in self.state_init.items() if not isinstance(v, (list, dict))},
+                [(n, v) for n, v in self.state_init.items() if isinstance(v, (list, dict))])
+        fresh = dict(split[0])
+        for name, value in split[1]:
+            fresh[name] = value.copy()
+        return fresh
 
 
 class _ModuleBuilder:
