@@ -7,11 +7,13 @@ pyproject.toml maps them into the package as `baloot_spec/_rules` and `baloot_sp
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 
 
+@lru_cache(maxsize=None)   # (asked on every load_variant call: once per audited document)
 def _find(name: str) -> Path:
     checkout = _PACKAGE.parent / name
     if checkout.is_dir():

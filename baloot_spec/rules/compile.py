@@ -147,7 +147,11 @@ class CompiledRules:
 
     @property
     def hash(self) -> str:
-        return self.variant.hash
+        """The hash of the variant these rules were compiled from (worked out once)."""
+        known = self.__dict__.get("_hash")
+        if known is None:
+            known = self._hash = self.variant.hash
+        return known
 
     def fresh_state_vars(self) -> dict:
         """New initial values: containers copied (one level deep is enough for YAML initials)."""
