@@ -57,6 +57,8 @@ class Hand:
         self.score = None
         self._tables = _tables(rules)
         self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
+        self._now = (None, None)   # the current phase (as compiled for this hand) and its candidate table
+        self._n_seats = len(rules.table.seats)
         self._enter(rules.first_phase)
 
     # ---- questions --------------------------------------------------------------------------
@@ -110,11 +112,10 @@ class Hand:
             self._kept = []
             return self._kept
         S = self.state
-        phase = self._phases[S.phase]
+        phase, table = self._now
         if S.actor != seat:
             S.actor = seat
             S._memo = {}
-        table = self._tables[phase.name]
         if phase.kind == "tricks":
             candidates = list(map(table.by_card.__getitem__, S.hands[seat]))
         else:
@@ -183,7 +184,7 @@ class Hand:
             S.played.add(card)
             S._memo = {}
             phase.effects["action"](S, action)
-            if len(trick) < len(S.all_seats):
+            if len(trick) < self._n_seats:
                 self._seat = self._tables.next_seat[actor]   # (what _turn() says in a trick)
             else:
                 self._seat = _UNKNOWN
@@ -219,8 +220,7 @@ class Hand:
             if kept is None:
                 kept = self._legal_actions()
             if kept and event.get("seat") == self._seat:
-                phase = self._phases[S.phase]
-                table = self._tables[S.phase]
+                phase, table = self._now
                 if len(event) == 3 and event.get("type") == table.play_type:  # a card, nothing said
                     signature = event.get("card")
                 else:
@@ -336,6 +336,7 @@ class Hand:
         S._memo = {}
         if name == OVER:
             S.phase = OVER
+            self._now = (None, None)
             return
         phase = self._phases.get(name)
         if phase is None:
@@ -344,6 +345,7 @@ class Hand:
         phase.effects["enter"](S, None)
         if phase.fixed:   # from here on the phase runs code compiled for these values
             phase = self._phases[name] = self.rules.specialized(name, tuple(getattr(S, n) for n in phase.fixed))
+        self._now = (phase, self._tables[name])
         if phase.kind == "calls":
             self._settle()
         elif phase.kind == "deal_rest":
@@ -363,7 +365,7 @@ class Hand:
 
     def _settle(self) -> None:
         S = self.state
-        phase = self._phases[S.phase]
+        phase = self._now[0]
         if phase.kind == "calls" and self._run("end of " + phase.id, phase.end, S):
             self._leave(phase)
 
