@@ -57,7 +57,9 @@ class Hand:
         self.score = None
         self._tables = _tables(rules)
         self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
-        self._now = (None, None)   # the current phase (as compiled for this hand) and its candidate table
+        # The current phase (as compiled for this hand), its candidate table, and the candidates
+        # no check / no action effect of the phase can apply to (the engine skips those calls).
+        self._now = (None, None, _NOTHING, _NOTHING)
         self._n_seats = len(rules.table.seats)
         self._enter(rules.first_phase)
 
@@ -112,7 +114,7 @@ class Hand:
             self._kept = []
             return self._kept
         S = self.state
-        phase, table = self._now
+        phase, table, _, _ = self._now
         if S.actor != seat:
             S.actor = seat
             S._memo = {}
@@ -183,7 +185,8 @@ class Hand:
             trick.append(play)
             S.played.add(card)
             S._memo = {}
-            phase.effects["action"](S, action)
+            if action not in self._now[3]:
+                phase.effects["action"](S, action)
             if len(trick) < self._n_seats:
                 self._seat = self._tables.next_seat[actor]   # (what _turn() says in a trick)
             else:
@@ -198,7 +201,8 @@ class Hand:
         else:
             self._seat = _UNKNOWN
             S._memo = {}
-            phase.effects["action"](S, action)
+            if action not in self._now[3]:
+                phase.effects["action"](S, action)
             self._settle()
         self.events.append(dict(event))
 
@@ -220,7 +224,7 @@ class Hand:
             if kept is None:
                 kept = self._legal_actions()
             if kept and event.get("seat") == self._seat:
-                phase, table = self._now
+                phase, table, quiet_checks, _ = self._now
                 if len(event) == 3 and event.get("type") == table.play_type:  # a card, nothing said
                     signature = event.get("card")
                 else:
@@ -230,7 +234,7 @@ class Hand:
                 except TypeError:  # an unhashable value: not a legal action as it stands
                     target = None
                 if target is not None and target in kept:
-                    if phase.check(S, target) >= 0:
+                    if target not in quiet_checks and phase.check(S, target) >= 0:
                         self._check_announcements(phase, target)   # raises, explained
                     return phase, target
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
@@ -336,7 +340,7 @@ class Hand:
         S._memo = {}
         if name == OVER:
             S.phase = OVER
-            self._now = (None, None)
+            self._now = (None, None, _NOTHING, _NOTHING)
             return
         phase = self._phases.get(name)
         if phase is None:
@@ -345,7 +349,7 @@ class Hand:
         phase.effects["enter"](S, None)
         if phase.fixed:   # from here on the phase runs code compiled for these values
             phase = self._phases[name] = self.rules.specialized(name, tuple(getattr(S, n) for n in phase.fixed))
-        self._now = (phase, self._tables[name])
+        self._now = (phase, self._tables[name], *self._tables.quiet(phase, name))
         if phase.kind == "calls":
             self._settle()
         elif phase.kind == "deal_rest":
@@ -423,7 +427,8 @@ def score_facts(rules, facts: dict) -> Rec:
 
 
 _EVENT_OF = attrgetter("_event")
-_UNKNOWN = object()   # the seat to act, not yet worked out at this position
+_UNKNOWN = object()
+_NOTHING = frozenset()   # the seat to act, not yet worked out at this position
 _SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
 
 
@@ -475,6 +480,32 @@ class _Tables(dict):
         self.next_seat = {seat: rules.table.after(seat) for seat in rules.table.seats}
         tricks = [name for name, phase in rules.phases.items() if phase.kind == "tricks"]
         self.play_phase = tricks[0] if len(tricks) == 1 else None
+        self._quiet = {}   # id(phase) -> (phase, quiet for checks, quiet for action effects)
+
+    def quiet(self, phase, name: str) -> tuple:
+        """The candidates of `phase` that its guards clear: (no check applies, no action effect
+        applies). Worked out once per compiled phase (specialised ones included)."""
+        known = self._quiet.get(id(phase))
+        if known is None or known[0] is not phase:
+            table = self[name]
+            candidates = list(table.by_card.values()) + list(table.calls)
+            known = self._quiet[id(phase)] = (phase, _cleared(phase.check_guard, candidates),
+                                              _cleared(phase.action_guard, candidates))
+        return known[1], known[2]
+
+
+def _cleared(guard, candidates) -> frozenset:
+    """The candidates for which `guard` is false (none without a guard, or where it fails)."""
+    if guard is None:
+        return _NOTHING
+    cleared = set()
+    for action in candidates:
+        try:
+            if not guard(action):
+                cleared.add(action)
+        except Exception:   # the full check will run, and name the rule that fails
+            pass
+    return frozenset(cleared)
 
 
 def _tables(rules) -> _Tables:

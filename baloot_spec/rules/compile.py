@@ -110,6 +110,11 @@ class CompiledPhase:
     check: object = None
     effects: dict = field(default_factory=dict)
     fixed: tuple = ()            # state the phase never changes (CompiledRules.specialized)
+    # guard(A) -> False when no check (no action effect) can apply to action A, whatever the
+    # position (see _action_guard); None when some rule has no such test. The engine skips
+    # `check` and `effects["action"]` for the candidates whose guard is false.
+    check_guard: object = None
+    action_guard: object = None
 
 
 @dataclass
@@ -386,7 +391,8 @@ def compile_variant(variant: Variant) -> CompiledRules:
             scope = Scope(state=frozenset(hand_state), **base)
             names = {"narrow": _fused_narrow(out, parts["filter"]), "check": _fused_check(out, parts["check"]),
                      "action": _fused_effects(out, parts["action"]), "exit": _fused_effects(out, parts["exit"]),
-                     "next": _fn(out, "S", expr(item["next"], scope, item["id"]))}
+                     "next": _fn(out, "S", expr(item["next"], scope, item["id"])),
+                     "check_guard": _guard_fn(out, parts["check"]), "action_guard": _guard_fn(out, parts["action"])}
             if generic.kind == "tricks":
                 names["winner"] = _fn(out, "S", expr(item["winner"], scope, item["id"]))
             if generic.kind == "calls":
@@ -396,8 +402,9 @@ def compile_variant(variant: Variant) -> CompiledRules:
             fixed_values.clear()
         space = dict(namespace)
         exec(compile(out.source(), f"<rules {variant.hash} {phase_name} {values!r}>", "exec"), space)  # generated source only
-        fns = {k: space[v] for k, v in names.items()}
+        fns = {k: (space[v] if v else None) for k, v in names.items()}
         return replace(generic, narrow=fns["narrow"], check=fns["check"], next=fns["next"],
+                       check_guard=fns["check_guard"], action_guard=fns["action_guard"],
                        effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
                        **{k: fns[k] for k in ("winner", "turn", "end") if k in fns})
 
@@ -415,10 +422,13 @@ def compile_variant(variant: Variant) -> CompiledRules:
         phase.narrow = _fused_narrow(builder, parts.get("filter", []))
         phase.check = _fused_check(builder, parts.get("check", []))
         phase.effects = {on: _fused_effects(builder, parts.get(on, [])) for on in ("action", "enter", "exit")}
+        phase.check_guard = _guard_fn(builder, parts.get("check", []))
+        phase.action_guard = _guard_fn(builder, parts.get("action", []))
     for phase in phases.values():
         if phase.narrow is None:
             phase.narrow, phase.check = _fused_narrow(builder, []), _fused_check(builder, [])
             phase.effects = {on: _fused_effects(builder, []) for on in ("action", "enter", "exit")}
+            phase.check_guard = phase.action_guard = _guard_fn(builder, [])
 
     source = builder.source()
     namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_MISSING": object(),
@@ -432,7 +442,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
 
     def bind(obj):
         for attr in ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
-                     "narrow", "check"):
+                     "narrow", "check", "check_guard", "action_guard"):
             ref = getattr(obj, attr, None)
             if isinstance(ref, str):
                 setattr(obj, attr, namespace[ref])
@@ -556,6 +566,12 @@ def _fused_effects(builder: _ModuleBuilder, effects: list) -> str:
                  f"if {when}:", f"    {targets}= {values}", "    S._memo = {}"]
     return _guarded(builder, "effects", "S, A", [e[0] for e in effects], body, "None",
                     _any_guard([e[1] for e in effects]))
+
+
+def _guard_fn(builder: _ModuleBuilder, items: list) -> str | None:
+    """The name of a generated guard(A) for these checks or effects (see CompiledPhase), or None."""
+    guard = _any_guard([item[1] for item in items]) if items else "False"
+    return builder.add("A", guard, prefix="guard") if guard else None
 
 
 def _any_guard(whens: list) -> str | None:
