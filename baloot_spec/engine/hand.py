@@ -518,7 +518,7 @@ def _tables(rules) -> _Tables:
 def _call_signature(action_type: str, names, values) -> tuple:
     """How a call is looked up among the legal ones: its type and each parameter's value and
     Python type (so that 0 is not taken for false)."""
-    return (action_type,) + tuple((value, type(value)) for value in values)
+    return (action_type,) + tuple(zip(values, map(type, values)))   # (C-level: no generator)
 
 
 def _signature(phase, event: dict):
