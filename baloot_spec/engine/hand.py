@@ -95,38 +95,38 @@ class Hand:
 
     def legal(self) -> list[dict]:
         """The legal actions of the player to act, as events without the seat. A new list of
-        read-only events (LegalEvent) made once per variant: `dict(event, seat=...)` to act."""
+        read-only events (LegalEvent) made once per variant: `dict(event, seat=...)` to act.
+
+        The candidates the rules keep (`_kept`, [] when the hand is over) are worked out here,
+        once per position; the judgement of an event reads them (calling this first if needed)."""
         kept = self._kept
         if kept is None:
-            kept = self._legal_actions()
+            seat = self._seat
+            if seat is _UNKNOWN:
+                seat = self._seat = self._turn()
+            if seat is None:
+                kept = []
+            else:
+                S = self.state
+                phase, table, _, _ = self._now
+                if S.actor != seat:
+                    S.actor = seat
+                    S._memo = {}
+                if phase.kind == "tricks":
+                    candidates = list(map(table.by_card.__getitem__, S.hands[seat]))
+                else:
+                    candidates = table.calls
+                kept = phase.narrow(S, candidates)
+                if kept is None:   # a rule failed: run them one by one, which names it
+                    kept, _ = self._narrow(phase, candidates, None)
+            self._kept = kept
         return list(map(_EVENT_OF, kept))   # (C-level: no Python frame per action)
 
     def _legal_actions(self) -> list:
-        """The candidates the rules keep for the player to act ([] when the hand is over),
-        computed once per position."""
-        kept = self._kept
-        if kept is not None:
-            return kept
-        seat = self._seat
-        if seat is _UNKNOWN:
-            seat = self._seat = self._turn()
-        if seat is None:
-            self._kept = []
-            return self._kept
-        S = self.state
-        phase, table, _, _ = self._now
-        if S.actor != seat:
-            S.actor = seat
-            S._memo = {}
-        if phase.kind == "tricks":
-            candidates = list(map(table.by_card.__getitem__, S.hands[seat]))
-        else:
-            candidates = table.calls
-        kept = phase.narrow(S, candidates)
-        if kept is None:   # a rule failed: run them one by one, which names it
-            kept, _ = self._narrow(phase, candidates, None)
-        self._kept = kept
-        return kept
+        """The kept candidates at this position (see legal())."""
+        if self._kept is None:
+            self.legal()
+        return self._kept
 
     def check(self, event: dict):
         """The IllegalAction that refuses `event`, or None if it is legal (nothing is applied)."""
@@ -222,7 +222,8 @@ class Hand:
         if not force and type(event) is dict:  # the fast path: exactly one of the legal actions
             kept = self._kept
             if kept is None:
-                kept = self._legal_actions()
+                self.legal()
+                kept = self._kept
             if kept and event.get("seat") == self._seat:
                 phase, table, quiet_checks, _ = self._now
                 if len(event) == 3 and event.get("type") == table.play_type:  # a card, nothing said
