@@ -103,3 +103,19 @@ def test_the_fast_check_agrees_on_both_deal_forms_and_every_trump(deal, trump):
     document["hands"][0]["deal"] = deal
     document["hands"][0].setdefault("claimed", {})["trump"] = trump
     assert (check_document(document) == []) == VALIDATOR.is_valid(document)
+
+
+def test_a_damaged_cached_validator_is_made_again(monkeypatch):
+    # The generated validator's source is kept in the rules cache; a broken entry is a miss.
+    from baloot_spec.log import reader
+    from baloot_spec.rules import cache
+    real_load = cache.load
+    monkeypatch.setattr(cache, "load", lambda kind, key: ("def broken(:", "x") if kind == "log-validator" else real_load(kind, key))
+    reader._fast_validator.cache_clear()
+    try:
+        assert check_document(DOCUMENTS[0]) == []
+        broken = copy.deepcopy(DOCUMENTS[0])
+        broken["hands"][0]["dealer"] = "X"
+        assert check_document(broken) and not VALIDATOR.is_valid(broken)
+    finally:
+        reader._fast_validator.cache_clear()

@@ -14,9 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import fastjsonschema
-import jsonschema
 
 from ..resources import conformance_dir
+from ..rules import cache as disk_cache
 
 
 @dataclass
@@ -38,6 +38,7 @@ def _schema() -> dict:
 
 @lru_cache(maxsize=None)
 def _validator():
+    import jsonschema  # imported here: only an invalid document needs it (0.1 s of start-up)
     return jsonschema.Draft202012Validator(_schema())
 
 
@@ -46,7 +47,20 @@ def _fast_validator():
     """The schema compiled to Python by fastjsonschema: ~40x faster on the (common) valid
     document. It only says yes or no; the messages come from jsonschema. The schema uses only
     keywords that mean the same in both (tests/test_log_reader.py checks they agree)."""
-    return fastjsonschema.compile(_without_failing_branches(_inline_refs(_schema())))
+    schema = _without_failing_branches(_inline_refs(_schema()))
+    # Generating the validator takes 0.1 s, a large part of a short audit's start-up: its source
+    # is kept in the rules cache, keyed by the schema, fastjsonschema's version and this module.
+    key = json.dumps([schema, fastjsonschema.VERSION, Path(__file__).read_text(encoding="utf-8")], sort_keys=True)
+    cached = disk_cache.load("log-validator", key)
+    try:
+        source, name = cached
+        namespace: dict = {}
+        exec(compile(source, "<log schema validator>", "exec"), namespace)  # fastjsonschema's own output
+        return namespace[name]
+    except Exception:   # no entry, or a damaged one: generate it again
+        validator = fastjsonschema.compile(schema)
+        disk_cache.store("log-validator", key, (fastjsonschema.compile_to_code(schema), validator.__name__))
+        return validator
 
 
 def _inline_refs(schema: dict) -> dict:
