@@ -172,3 +172,24 @@ def test_a_phase_specialised_on_its_fixed_state_plays_like_the_generic_one(rules
         assert replay.result() == again.result()
         contracts.add((again.state.mode, again.state.trump))
     assert {mode for mode, _ in contracts} >= {"sun", "hokum"}
+
+
+def test_a_specialised_phase_is_found_again_in_the_disk_cache(tmp_path, monkeypatch):
+    # Its generated code is kept by the source it was made from: a second compile of the variant
+    # reads it back (the same code), and a damaged entry is only a miss.
+    from baloot_spec.rules import resolve_variant
+    from baloot_spec.rules.compile import compile_variant
+    monkeypatch.setenv("BALOOT_CACHE_DIR", str(tmp_path))
+    variant = resolve_variant("default", {}, [])
+    made = compile_variant(variant).specialized("play", ("hokum", "S"))
+    entries = list(tmp_path.glob("*-phase-*"))
+    assert len(entries) == 1
+    stored = entries[0].stat().st_ino
+    found = compile_variant(variant).specialized("play", ("hokum", "S"))
+    assert found.narrow.__code__.co_code == made.narrow.__code__.co_code
+    assert entries[0].stat().st_ino == stored          # read, not written again
+    entries[0].write_bytes(b"not a pickle")
+    again = compile_variant(variant).specialized("play", ("hokum", "S"))
+    assert again.narrow.__code__.co_code == made.narrow.__code__.co_code
+    assert [p.name for p in tmp_path.glob("*-phase-*")] == [entries[0].name]
+    assert entries[0].read_bytes() != b"not a pickle"   # made again and stored

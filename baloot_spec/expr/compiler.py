@@ -80,6 +80,14 @@ _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[\
 _LAZY_SIMPLE = re.compile(r"^\(*(_h_\w+) if \1 is not \.\.\. else \(\1 := f_\w+\(S\)\)\)+(?:\.[A-Za-z_]\w*|\[\d+\])*$")
 _INLINE_DEPTH = 8
 _INLINE_COUNTER = itertools.count(1)
+
+
+def reset_inline_names() -> None:
+    """Number inlined bodies' loop variables from 1 again. Names need only be unique within one
+    generated module; starting each module afresh makes its source depend on the rules alone
+    (so that it can be found again in the disk cache)."""
+    global _INLINE_COUNTER
+    _INLINE_COUNTER = itertools.count(1)
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 

@@ -10,15 +10,19 @@ constants, and a restricted set of Python builtins.
 from __future__ import annotations
 
 import ast
+import hashlib
+import marshal
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError, RulesError
 from ..expr.builtins import Rec, builtin_arity, make_builtins
-from ..expr.compiler import Scope, lazy_locals_prelude, to_python
+from ..expr.compiler import Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.parser import ExprSource, parse_expression
+from . import cache as disk_cache
 from .loader import Variant
 
 # Fields the generic engine provides on the state of a hand (see engine/state.py).
@@ -209,6 +213,7 @@ class _ModuleBuilder:
 
 def compile_variant(variant: Variant) -> CompiledRules:
     """Check and compile every expression of a resolved variant."""
+    reset_inline_names()
     rs = variant.ruleset
     table_def, deck_def, deal_def = rs.single["table"], rs.single["deck"], rs.single["deal"]
     table = Table(table_def["seats"], table_def["teams"])
@@ -375,8 +380,30 @@ def compile_variant(variant: Variant) -> CompiledRules:
         """Compile `phase_name` again with its fixed state folded in (the rules were checked
         above: this only re-emits them)."""
         generic = phases[phase_name]
+        # Generating the code takes ~10 ms a contract, in every process: it is kept in the disk
+        # cache, keyed by the generic module's source (which the rules and knobs shape), the phase,
+        # the values and the Python version (the code is stored marshalled, as in a .pyc).
+        key = repr((hashlib.sha256(source.encode()).hexdigest(), phase_name, values, sys.version))
+        try:
+            names, code = disk_cache.load("phase", key)
+            code = marshal.loads(code)
+            if not (isinstance(names, dict) and all(v is None or v in code.co_names for v in names.values())):
+                raise ValueError(key)
+        except Exception:   # no entry, or a damaged one
+            names, code = _specialized_code(generic, phase_name, values)
+            disk_cache.store("phase", key, (names, marshal.dumps(code)))
+        space = dict(namespace)
+        exec(code, space)  # generated source only
+        fns = {k: (space[v] if v else None) for k, v in names.items()}
+        return replace(generic, narrow=fns["narrow"], check=fns["check"], next=fns["next"],
+                       check_guard=fns["check_guard"], action_guard=fns["action_guard"],
+                       effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
+                       **{k: fns[k] for k in ("winner", "turn", "end") if k in fns})
+
+    def _specialized_code(generic, phase_name: str, values: tuple):
         item = next(ph for ph in rs.lists["phases"] if ph["name"] == phase_name)
         fixed_values.update(zip(generic.fixed, values))
+        reset_inline_names()
         try:
             out = _ModuleBuilder()
             parts: dict = {"filter": [], "check": [], "action": [], "exit": []}
@@ -400,13 +427,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
                 names["end"] = _fn(out, "S", expr(item["end"], scope, item["id"]))
         finally:
             fixed_values.clear()
-        space = dict(namespace)
-        exec(compile(out.source(), f"<rules {variant.hash} {phase_name} {values!r}>", "exec"), space)  # generated source only
-        fns = {k: (space[v] if v else None) for k, v in names.items()}
-        return replace(generic, narrow=fns["narrow"], check=fns["check"], next=fns["next"],
-                       check_guard=fns["check_guard"], action_guard=fns["action_guard"],
-                       effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
-                       **{k: fns[k] for k in ("winner", "turn", "end") if k in fns})
+        return names, compile(out.source(), f"<rules {variant.hash} {phase_name} {values!r}>", "exec")
 
     facts_all = _guarded(builder, "facts_all", "S", [f[0] for f in fact_sources],
                          ["V = _Namespace()", *lazy_locals_prelude("\n".join(f[2] for f in fact_sources))]
