@@ -20,7 +20,7 @@ from types import SimpleNamespace
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError, RulesError
 from ..expr.builtins import Rec, builtin_arity, make_builtins
-from ..expr.compiler import Scope, lazy_locals_prelude, reset_inline_names, to_python
+from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.parser import ExprSource, parse_expression
 from . import cache as disk_cache
 from .loader import Variant
@@ -543,11 +543,12 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
             else:
                 body.append(f"w{k} = {when}")
                 tests.append(f"(not w{k} or {test})")
-        line = f"C = [A for A in C if {' and '.join(tests)}]"
+        lifted, test = _hoisted(' and '.join(tests))
+        lines = lifted + [f"C = [A for A in C if {test}]"]
         if any(when == "True" for _, when, _ in live):
-            body.append(line)
+            body.extend(lines)
         else:   # no pass at all when no rule of the group applies
-            body.extend([f"if {' or '.join(f'w{k}' for k, _, _ in live)}:", "    " + line])
+            body.extend([f"if {' or '.join(f'w{k}' for k, _, _ in live)}:", *("    " + line for line in lines)])
 
     for index, (_rule_id, when, test, if_possible) in enumerate(filters):
         if not if_possible:
@@ -556,7 +557,8 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
         flush()
         if when == "False" or test == "False":   # never applies, or never keeps a card (then skipped)
             continue
-        body += [f"if {when}:", f"    K = [A for A in C if {test}]", "    if K:", "        C = K"]
+        lifted, test = _hoisted(test)
+        body += [f"if {when}:", *("    " + line for line in lifted), f"    K = [A for A in C if {test}]", "    if K:", "        C = K"]
     flush()
     lines = [f"def narrow{builder.count + 1}(S, C):", "    try:"]
     lines += ["        " + line for line in lazy_locals_prelude("\n".join(body)) + body] or ["        pass"]
@@ -565,6 +567,45 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
     builder.count += 1
     builder.lines.append("\n".join(lines))
     return f"narrow{builder.count}"
+
+
+def _hoisted(test: str) -> tuple[list, str]:
+    """The derived values a filter's test reads (lazy locals, see expr.compiler), worked out
+    before the comprehension over the candidates instead of tested for in it per candidate:
+    (statements, the test reading them as plain locals). Only in a fused narrow, whose failure
+    falls back to the rule-by-rule run (a value worked out that the test would have skipped)."""
+    try:
+        tree = ast.parse(test, mode="eval")
+    except SyntaxError:
+        return [], test
+    found: dict = {}
+
+    class Lift(ast.NodeTransformer):
+        def visit_IfExp(self, node):
+            name = _lazy_local(node)
+            if name is not None and not any(isinstance(n, ast.Name) and n.id == "A" for n in ast.walk(node)):
+                found.setdefault(name, ast.unparse(node.orelse.value))
+                return ast.Name(id=name, ctx=ast.Load())
+            return self.generic_visit(node)
+
+    lifted = Lift().visit(tree)
+    if not found:
+        return [], test
+    return [f"if {name} is ...: {name} = {body}" for name, body in found.items()], ast.unparse(lifted.body)
+
+
+def _lazy_local(node) -> str | None:
+    """The name N of `(N if N is not ... else (N := body))`, the form of a lazy local."""
+    test = node.test
+    if not (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id.startswith(LAZY_LOCAL)
+            and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot)
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is Ellipsis):
+        return None
+    name = test.left.id
+    if isinstance(node.body, ast.Name) and node.body.id == name and isinstance(node.orelse, ast.NamedExpr) \
+            and node.orelse.target.id == name:
+        return name
+    return None
 
 
 def _fused_check(builder: _ModuleBuilder, checks: list) -> str:
