@@ -56,6 +56,27 @@ def replay(make_hand, hands) -> None:
         hand.result()
 
 
+def split_times(make_hand, hands) -> dict:
+    """CPU time by what is done: making the hand (the deal), the calls (bidding, doubling, with
+    the phase changes and the projects they bring), the plays, the result. The clock is read
+    around every event, which adds the same cost to both engines."""
+    spent = {"setup": 0.0, "calls": 0.0, "plays": 0.0, "result": 0.0}
+    clock = time.process_time
+    for dealer, deal, scores, events in hands:
+        started = clock()
+        hand = make_hand(dealer, deal, scores)
+        spent["setup"] += clock() - started
+        for event in events:
+            started = clock()
+            hand.legal()
+            hand.apply(event)
+            spent["plays" if event["type"] == "play" else "calls"] += clock() - started
+        started = clock()
+        hand.result()
+        spent["result"] += clock() - started
+    return spent
+
+
 def cpu_time(make_hand, hands) -> float:
     started = time.process_time()
     replay(make_hand, hands)
@@ -155,6 +176,10 @@ def main(argv=None) -> int:
     out["dsl_oracle_time_ratio"] = round(dsl / oracle, 2)
     out["legal_queries_per_s"] = round(legal_queries(rules, hands[:300]), 1)
     from oracle.oracle import Hand as OracleHand
+    dsl_split = split_times(lambda *setup: Hand(rules, *setup), hands)
+    oracle_split = split_times(OracleHand, hands)
+    out["dsl_oracle_time_ratio_by_part"] = {part: round(dsl_split[part] / oracle_split[part], 2)
+                                            for part in ("setup", "calls", "plays") if oracle_split[part] > 0}
     traced = hands[:60]
     dsl_calls, dsl_ops = traced_costs(lambda *a: Hand(rules, *a), traced)
     oracle_calls, oracle_ops = traced_costs(OracleHand, traced)
