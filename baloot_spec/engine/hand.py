@@ -9,7 +9,6 @@ applying a trusted one, and `legal()` lists what the player to act may do.
 
 from __future__ import annotations
 
-from itertools import product
 from operator import attrgetter
 from types import SimpleNamespace
 
@@ -464,13 +463,11 @@ class _CandidateTable:
                 action._plays = {}
                 self.by_card[card] = self.by_signature[card.text] = action
             return
-        for action_type, params in phase.actions.items():
-            names = list(params)
-            for combo in product(*params.values()):
-                action = Action(action_type, **dict(zip(names, combo)))
-                action._event = LegalEvent(type=action_type, **dict(zip(names, combo)))
-                self.calls.append(action)
-                self.by_signature[_call_signature(action_type, names, combo)] = action
+        for action_type, fields in phase.call_candidates():   # (the order the fused narrow assumes)
+            action = Action(action_type, **fields)
+            action._event = LegalEvent(type=action_type, **fields)
+            self.calls.append(action)
+            self.by_signature[_call_signature(action_type, list(fields), list(fields.values()))] = action
 
 
 class _Tables(dict):

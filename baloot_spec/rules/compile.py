@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import operator
 import marshal
 import re
 import sys
 from dataclasses import dataclass, field, replace
+from itertools import product
 from types import SimpleNamespace
 
 from ..cards import Deck, Table
@@ -119,6 +121,16 @@ class CompiledPhase:
     # `check` and `effects["action"]` for the candidates whose guard is false.
     check_guard: object = None
     action_guard: object = None
+
+    def call_candidates(self) -> list:
+        """Every call a `calls` phase offers, as (type, {parameter: value}), in the order the
+        engine lists its candidates (and the fused narrow tests them)."""
+        out = []
+        for action_type, params in self.actions.items():
+            names = list(params)
+            for combo in product(*params.values()):
+                out.append((action_type, dict(zip(names, combo))))
+        return out
 
 
 @dataclass
@@ -416,7 +428,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
                     on, when_src, values_src = effect_sources(effect)
                     parts[on].append((effect["id"], when_src, values_src, tuple(effect["set"])))
             scope = Scope(state=frozenset(hand_state), **base)
-            names = {"narrow": _fused_narrow(out, parts["filter"]), "check": _fused_check(out, parts["check"]),
+            names = {"narrow": _fused_narrow(out, parts["filter"], _candidates_of(generic)), "check": _fused_check(out, parts["check"]),
                      "action": _fused_effects(out, parts["action"]), "exit": _fused_effects(out, parts["exit"]),
                      "next": _fn(out, "S", expr(item["next"], scope, item["id"])),
                      "check_guard": _guard_fn(out, parts["check"]), "action_guard": _guard_fn(out, parts["action"])}
@@ -440,7 +452,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
 
     for name, parts in fused.items():
         phase = phases[name]
-        phase.narrow = _fused_narrow(builder, parts.get("filter", []))
+        phase.narrow = _fused_narrow(builder, parts.get("filter", []), _candidates_of(phase))
         phase.check = _fused_check(builder, parts.get("check", []))
         phase.effects = {on: _fused_effects(builder, parts.get(on, [])) for on in ("action", "enter", "exit")}
         phase.check_guard = _guard_fn(builder, parts.get("check", []))
@@ -524,11 +536,19 @@ def _guarded(builder: _ModuleBuilder, prefix: str, args: str, ids: list, body: l
     return name
 
 
-def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
+def _candidates_of(phase) -> list | None:
+    return phase.call_candidates() if phase.kind == "calls" else None
+
+
+def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | None = None) -> str:
     """All filter rules of a phase in order: keep the candidates `only` holds for; with
     if_possible, skip a rule that would keep nothing. Consecutive plain rules make one pass:
     a candidate must pass each of them whose `when` holds. If any expression fails, the
-    function returns None and the engine re-runs the rules one by one to name the failing one."""
+    function returns None and the engine re-runs the rules one by one to name the failing one.
+
+    With `candidates` (a calls phase: the engine passes all of them, in that order), the first
+    pass is written out per candidate with its fields folded in: `A.call != 'hokum'` is true for
+    a pass, so a pass is kept without a test."""
     body, group = [], []
 
     def flush():
@@ -545,6 +565,8 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
                 tests.append(f"(not w{k} or {test})")
         lifted, test = _hoisted(' and '.join(tests))
         lines = lifted + [f"C = [A for A in C if {test}]"]
+        if candidates is not None and not body:   # the first pass over the whole list
+            lines = lifted + _per_candidate(test, candidates)
         if any(when == "True" for _, when, _ in live):
             body.extend(lines)
         else:   # no pass at all when no rule of the group applies
@@ -567,6 +589,117 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list) -> str:
     builder.count += 1
     builder.lines.append("\n".join(lines))
     return f"narrow{builder.count}"
+
+
+def _per_candidate(test: str, candidates: list) -> list[str]:
+    """`C = [A for A in C if test]` written out for C = `candidates` (see _fused_narrow)."""
+    lines = [f"if b_len(C) != {len(candidates)}:", "    return None   # not the whole list: the rule-by-rule run", "K = []"]
+    tree = ast.parse(test, mode="eval").body
+    for index, (action_type, fields) in enumerate(candidates):
+        folded = _fold(_Fields(action_type, fields).visit(_copy_tree(tree)), boolean=True)
+        if isinstance(folded, ast.Constant):
+            if folded.value:
+                lines.append(f"K.append(C[{index}])")
+            continue
+        reads_a = any(isinstance(n, ast.Name) and n.id == "A" for n in ast.walk(folded))
+        lines += ([f"A = C[{index}]"] if reads_a else []) + [f"if {ast.unparse(folded)}:", f"    K.append(C[{index}])"]
+    return lines + ["C = K"]
+
+
+def _copy_tree(tree):
+    return ast.parse(ast.unparse(tree), mode="eval").body
+
+
+class _Fields(ast.NodeTransformer):
+    """`A.<field>` replaced by the candidate's value (a field it lacks reads none, as on Action)."""
+
+    def __init__(self, action_type: str, fields: dict):
+        self.values = {"type": action_type, **fields}
+
+    def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id == "A" and not node.attr.startswith("_"):
+            return ast.Constant(self.values.get(node.attr))
+        return self.generic_visit(node)
+
+
+_FOLDABLE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+             ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+             ast.Is: operator.is_, ast.IsNot: operator.is_not}
+
+
+def _constant(node):
+    """(True, value) for a literal (constants, and lists/tuples of them), else (False, None)."""
+    if isinstance(node, ast.Constant):
+        return True, node.value
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [_constant(e) for e in node.elts]
+        if all(known for known, _ in items):
+            return True, [v for _, v in items]
+    return False, None
+
+
+def _safe(node) -> bool:
+    """Evaluating it cannot fail: names, constants, state fields, and not/comparisons/and/or
+    of those (so that an operand before a deciding constant may be dropped)."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return isinstance(node.value, ast.Name) and node.value.id == "S"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _safe(node.operand)
+    if isinstance(node, ast.Compare):
+        return all(isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) for op in node.ops) \
+            and _safe(node.left) and all(_safe(c) for c in node.comparators)
+    if isinstance(node, ast.BoolOp):
+        return all(_safe(v) for v in node.values)
+    return False
+
+
+def _fold(node, boolean: bool = False):
+    """Fold what the candidate's fields made constant. In a boolean context (the test, and/or
+    operands there, `not`, a condition) only the truth value must be kept; elsewhere the value."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        operand = _fold(node.operand, boolean=True)
+        known, value = _constant(operand)
+        return ast.Constant(not value) if known else ast.UnaryOp(ast.Not(), operand)
+    if isinstance(node, ast.IfExp):
+        test = _fold(node.test, boolean=True)
+        known, value = _constant(test)
+        if known:
+            return _fold(node.body if value else node.orelse, boolean)
+        return ast.IfExp(test, _fold(node.body, boolean), _fold(node.orelse, boolean))
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _FOLDABLE:
+        left, right = _fold(node.left), _fold(node.comparators[0])
+        (lk, lv), (rk, rv) = _constant(left), _constant(right)
+        if lk and rk:
+            try:
+                return ast.Constant(bool(_FOLDABLE[type(node.ops[0])](lv, rv)))
+            except TypeError:
+                pass
+        return ast.Compare(left, node.ops, [right])
+    if isinstance(node, ast.BoolOp):
+        is_and = isinstance(node.op, ast.And)
+        values = [_fold(v, boolean) for v in node.values]
+        kept = []
+        for index, value in enumerate(values):
+            known, constant = _constant(value)
+            if known and bool(constant) == is_and:   # `True and x`, `False or x`: x decides
+                if boolean or index < len(values) - 1:
+                    continue
+                if not kept:
+                    return value   # (its value is the last operand's)
+            elif known:   # `False and ...`, `True or ...`: decides, the rest is never evaluated
+                if not kept:
+                    return value
+                if boolean and all(_safe(k) for k in kept):
+                    return ast.Constant(bool(constant))
+                kept.append(value)
+                break
+            kept.append(value)
+        if not kept:
+            return ast.Constant(is_and)
+        return kept[0] if len(kept) == 1 else ast.BoolOp(node.op, kept)
+    return node
 
 
 def _hoisted(test: str) -> tuple[list, str]:
