@@ -135,6 +135,19 @@ def run(command: list, **kwargs) -> tuple[float, subprocess.CompletedProcess]:
     return time.perf_counter() - started, done
 
 
+def audit_times(baloot: list, path: Path, repeat: int) -> tuple[float, float]:
+    """Best wall time of `audit` and of `audit --jobs 2` on `path`, run alternately."""
+    one_s = two_s = float("inf")
+    for _ in range(max(1, repeat)):
+        elapsed, done = run(baloot + ["audit", str(path)])
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        one_s = min(one_s, elapsed)
+        elapsed, done = run(baloot + ["audit", "--jobs", "2", str(path)])
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        two_s = min(two_s, elapsed)
+    return one_s, two_s
+
+
 def peak_rss_mb(command: list) -> float:
     """Peak resident memory of a child process, in MB (getrusage of the child)."""
     code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
@@ -189,16 +202,11 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         small, large = Path(tmp) / "small.jsonl", Path(tmp) / "large.jsonl"
         run(baloot + ["simulate", "--hands", str(args.audit_hands), "--seed", str(args.seed), "--out", str(small)])
-        simulate_s = one_s = two_s = float("inf")
-        for _ in range(max(1, args.repeat)):   # alternately; the best wall time of each counts
+        simulate_s = float("inf")
+        for _ in range(max(1, args.repeat)):
             elapsed, _ = run(baloot + ["simulate", "--hands", str(args.audit_hands), "--seed", str(args.seed), "--out", os.devnull])
             simulate_s = min(simulate_s, elapsed)
-            elapsed, done = run(baloot + ["audit", str(small)])
-            assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-            one_s = min(one_s, elapsed)
-            elapsed, done = run(baloot + ["audit", "--jobs", "2", str(small)])
-            assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-            two_s = min(two_s, elapsed)
+        one_s, two_s = audit_times(baloot, small, args.repeat)
         out["audit_hands_per_s"] = round(args.audit_hands / one_s, 1)
         out["audit_jobs2_speedup"] = round(one_s / two_s, 2)
         out["audit_simulate_time_ratio"] = round(one_s / simulate_s, 2)
@@ -209,14 +217,7 @@ def main(argv=None) -> int:
         out["audit_input_mb"] = {"small": round(small.stat().st_size / 1e6, 1), "large": round(large.stat().st_size / 1e6, 1)}
         # The same on the large file: the fixed start-up (one process, ~0.35 s) weighs less, so
         # this is how throughput and the --jobs speed-up scale with the hands.
-        one_s = two_s = float("inf")
-        for _ in range(min(3, max(1, args.repeat))):
-            elapsed, done = run(baloot + ["audit", str(large)])
-            assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-            one_s = min(one_s, elapsed)
-            elapsed, done = run(baloot + ["audit", "--jobs", "2", str(large)])
-            assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-            two_s = min(two_s, elapsed)
+        one_s, two_s = audit_times(baloot, large, min(3, args.repeat))
         out["audit_large_hands_per_s"] = round(4 * args.audit_hands / one_s, 1)
         out["audit_large_jobs2_speedup"] = round(one_s / two_s, 2)
         out["audit_peak_rss_mb"] = round(peak_rss_mb(baloot + ["audit", str(large)]), 1)
