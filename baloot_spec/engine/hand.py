@@ -427,8 +427,8 @@ def score_facts(rules, facts: dict) -> Rec:
 
 
 _EVENT_OF = attrgetter("_event")
-_UNKNOWN = object()
-_NOTHING = frozenset()   # the seat to act, not yet worked out at this position
+_UNKNOWN = object()       # the seat to act, not yet worked out at this position
+_NOTHING = frozenset()   # no candidate cleared by a guard
 _SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
 
 

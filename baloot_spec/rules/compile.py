@@ -550,6 +550,7 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
     pass is written out per candidate with its fields folded in: `A.call != 'hokum'` is true for
     a pass, so a pass is kept without a test."""
     body, group = [], []
+    whole = [candidates is not None]   # C is still the whole candidate list
 
     def flush():
         live = [(k, when, test) for k, when, test in group if when != "False"]
@@ -565,8 +566,9 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
                 tests.append(f"(not w{k} or {test})")
         lifted, test = _hoisted(' and '.join(tests))
         lines = lifted + [f"C = [A for A in C if {test}]"]
-        if candidates is not None and not body:   # the first pass over the whole list
+        if whole[0]:
             lines = lifted + _per_candidate(test, candidates)
+        whole[0] = False
         if any(when == "True" for _, when, _ in live):
             body.extend(lines)
         else:   # no pass at all when no rule of the group applies
@@ -580,6 +582,7 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
         if when == "False" or test == "False":   # never applies, or never keeps a card (then skipped)
             continue
         lifted, test = _hoisted(test)
+        whole[0] = False
         body += [f"if {when}:", *("    " + line for line in lifted), f"    K = [A for A in C if {test}]", "    if K:", "        C = K"]
     flush()
     lines = [f"def narrow{builder.count + 1}(S, C):", "    try:"]
