@@ -101,7 +101,9 @@ def _without_failing_branches(node):
         return [_without_failing_branches(item) for item in node]
     if not isinstance(node, dict):
         return node
-    node = {key: _without_failing_branches(value) for key, value in node.items()}
+    node = {key: ({name: _without_failing_branches(sub) for name, sub in value.items()}   # (names, not a schema)
+                  if key in _SCHEMA_MAPS and isinstance(value, dict) else _without_failing_branches(value))
+            for key, value in node.items()}
     branches = node.get("anyOf")
     if isinstance(branches, list) and branches and "enum" not in node and all(_enum_of(b) is not None for b in branches):
         node.pop("anyOf")
@@ -115,6 +117,9 @@ def _without_failing_branches(node):
             node.pop("oneOf")
             node.update({"if": {"required": [key or flipped]}, "then": first, "else": second})
     return node
+
+
+_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 
 
 def _enum_of(branch):
