@@ -45,7 +45,10 @@ def simulate(args) -> int:
 
 
 def audit(args) -> int:
+    from .cli import _Usage
     from .log.reader import read_raw
+    if args.jobs < 1:
+        raise _Usage(f"--jobs takes a whole number of at least 1, not {args.jobs}")
     override = _override(args)
     if override:  # fail early, located, if the variant given on the command line is broken
         from .rules import load_variant
@@ -70,7 +73,7 @@ def audit(args) -> int:
         progress.tick(totals["hands"])
 
     items = read_raw(args.logs)
-    if args.jobs and args.jobs > 1:
+    if args.jobs > 1:
         import multiprocessing
         if _START_METHOD == "fork":   # what every worker needs, loaded once before the fork
             from .audit import audit_text  # noqa: F401

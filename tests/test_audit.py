@@ -159,3 +159,35 @@ def test_replay_tells_an_event_without_fields(tmp_path, capsys):
     assert main(["replay", str(log)]) == 0
     out = capsys.readouterr().out
     assert "W hokum . S pass . E pass . N pass . W pickup . S double: pass" in out and "contract  sun  buyer W" in out
+
+
+def test_jobs_give_the_same_reports_in_the_same_order(simulated, tmp_path, capsys):
+    # Worker processes must not change a verdict or the order of the documents: planted faults,
+    # an unreadable line and a wrong claim, audited with one process and with two.
+    planted = tmp_path / "planted.jsonl"
+    subprocess.run([sys.executable, str(TOOLS / "plant_faults.py"), str(simulated), str(planted), "--seed", "9"], check=True)
+    lines = planted.read_text().splitlines()
+    faulty = {json.loads(l)["line"] for l in Path(str(planted) + ".expected").read_text().splitlines()}
+    clean = next(n for n in range(300, len(lines))   # a played document with no planted fault
+                 if n + 1 not in faulty and not json.loads(lines[n])["hands"][0]["claimed"]["thrown_in"])
+    document = json.loads(lines[clean])
+    document["hands"][0]["claimed"]["totals"] = {"NS": 1, "EW": 1}
+    lines[clean] = json.dumps(document)
+    lines.insert(123, "{not json")
+    planted.write_text("\n".join(lines) + "\n")
+    one_code, one = audit_json(capsys, str(planted))
+    two_code, two = audit_json(capsys, "--jobs", "2", str(planted))
+    assert one_code == two_code == 2   # (the unreadable line)
+    assert one["documents"] == two["documents"]
+    assert [d["line"] for d in two["documents"]] == list(range(1, len(lines) + 1))
+    for key in ("documents", "hands", "violations", "unreadable", "by_rule"):
+        assert one["summary"][key] == two["summary"][key]
+    assert one["summary"]["violations"] >= 41 and one["summary"]["unreadable"] == 1
+    wrong_claim = two["documents"][clean + 1]   # (its line is clean + 2: one line was inserted before it)
+    assert [v["path"] for v in wrong_claim["violations"]] == ["$.hands[0].claimed.totals"]
+
+
+@pytest.mark.parametrize("jobs", ["0", "-3"])
+def test_jobs_below_one_is_a_usage_error(simulated, capsys, jobs):
+    assert main(["audit", "--jobs", jobs, str(simulated)]) == 2
+    assert "--jobs takes a whole number of at least 1" in capsys.readouterr().err
