@@ -48,3 +48,16 @@ def test_a_failing_effect_is_named(tmp_path):
     with pytest.raises(RuleRuntimeError) as caught:
         hand.apply({"seat": "W", "type": "bid", "call": "pass"})
     assert caught.value.rule_id == "test.broken-effect"
+
+
+def test_a_failing_phase_expression_is_named_with_its_phase(rules_copy):
+    # A phase's own expressions (turn, end, next, leader, winner, taker) name themselves.
+    play = rules_copy / "play.yaml"
+    play.write_text(play.read_text(encoding="utf-8").replace("    winner: winning.seat\n", "    winner: \"tricks[9].winner\"\n", 1),
+                    encoding="utf-8")
+    from baloot_spec.engine.random_play import play_random_hand
+    import random
+    with pytest.raises(RuleRuntimeError) as caught:
+        for number in range(20):   # (until a hand is played to its first full trick)
+            play_random_hand(load_variant(), random.Random(number), "N")
+    assert caught.value.rule_id == "winner of phase.play"

@@ -85,7 +85,7 @@ class Hand:
         if phase is None:
             return None
         if phase.kind == "calls":
-            return self._run("turn of " + phase.id, phase.turn, S)
+            return phase.turn(S)   # (names its phase if it fails)
         if phase.kind == "tricks":
             if not S.trick:
                 return S.leader
@@ -190,7 +190,7 @@ class Hand:
                 self._seat = self._tables.next_seat[actor]   # (what _turn() says in a trick)
             else:
                 self._seat = _UNKNOWN
-                winner = self._run("winner of " + phase.id, phase.winner, S)
+                winner = phase.winner(S)
                 S.tricks.append(Trick(trick[0].seat, trick, winner))
                 S.trick = []
                 S.leader = winner
@@ -353,14 +353,14 @@ class Hand:
         if phase.kind == "calls":
             self._settle()
         elif phase.kind == "deal_rest":
-            taker = self._run("taker of " + phase.id, phase.taker, S)
+            taker = phase.taker(S)
             for seat, cards in self.deal.complete(taker).items():
                 S.hands[seat] = S.hands[seat] + cards
             for seat in S.all_seats:
                 S.dealt[seat] = list(S.hands[seat])
             self._leave(phase)
         elif phase.kind == "tricks":
-            S.leader = self._run("leader of " + phase.id, phase.leader, S)
+            S.leader = phase.leader(S)
         elif phase.kind == "score":
             values = self.rules.facts_all(S)
             self.facts = Rec(vars(values))
@@ -370,14 +370,14 @@ class Hand:
     def _settle(self) -> None:
         S = self.state
         phase = self._now[0]
-        if phase.kind == "calls" and self._run("end of " + phase.id, phase.end, S):
+        if phase.kind == "calls" and phase.end(S):
             self._leave(phase)
 
     def _leave(self, phase) -> None:
         S = self.state
         self._set_actor(None)
         phase.effects["exit"](S, None)
-        self._enter(self._run("next of " + phase.id, phase.next, S))
+        self._enter(phase.next(S))
 
     def _explain(self, rule, action) -> str:
         try:

@@ -301,20 +301,20 @@ def compile_variant(variant: Variant) -> CompiledRules:
     for ph in rs.lists["phases"]:
         scope = Scope(state=frozenset(hand_state), **base)
         cp = CompiledPhase(name=ph["name"], kind=ph["kind"], id=ph["id"], source=ph.get("source"),
-                           next=_fn(builder, "S", expr(ph["next"], scope, ph["id"])))
+                           next=_phase_fn(builder, "next", ph, expr(ph["next"], scope, ph["id"])))
         if ph["kind"] == "calls":
             for action, params in ph["actions"].items():
                 cp.actions[action] = {name: (list(deck.suits) if dom == "suits" else [_plain(v) for v in dom])
                                       for name, dom in params.items()}
-            cp.turn = _fn(builder, "S", expr(ph["turn"], scope, ph["id"]))
-            cp.end = _fn(builder, "S", expr(ph["end"], scope, ph["id"]))
+            cp.turn = _phase_fn(builder, "turn", ph, expr(ph["turn"], scope, ph["id"]))
+            cp.end = _phase_fn(builder, "end", ph, expr(ph["end"], scope, ph["id"]))
         elif ph["kind"] == "tricks":
             cp.action = ph["action"]
             cp.annotations = {name: _plain(spec["default"]) for name, spec in ph.get("annotations", {}).items()}
-            cp.leader = _fn(builder, "S", expr(ph["leader"], scope, ph["id"]))
-            cp.winner = _fn(builder, "S", expr(ph["winner"], scope, ph["id"]))
+            cp.leader = _phase_fn(builder, "leader", ph, expr(ph["leader"], scope, ph["id"]))
+            cp.winner = _phase_fn(builder, "winner", ph, expr(ph["winner"], scope, ph["id"]))
         elif ph["kind"] == "deal_rest":
-            cp.taker = _fn(builder, "S", expr(ph["taker"], scope, ph["id"]))
+            cp.taker = _phase_fn(builder, "taker", ph, expr(ph["taker"], scope, ph["id"]))
         cp.fixed = tuple(ph.get("fixed") or ())
         for name in cp.fixed:
             if name not in state_init:
@@ -430,13 +430,13 @@ def compile_variant(variant: Variant) -> CompiledRules:
             scope = Scope(state=frozenset(hand_state), **base)
             names = {"narrow": _fused_narrow(out, parts["filter"], _candidates_of(generic)), "check": _fused_check(out, parts["check"]),
                      "action": _fused_effects(out, parts["action"]), "exit": _fused_effects(out, parts["exit"]),
-                     "next": _fn(out, "S", expr(item["next"], scope, item["id"])),
+                     "next": _phase_fn(out, "next", item, expr(item["next"], scope, item["id"])),
                      "check_guard": _guard_fn(out, parts["check"]), "action_guard": _guard_fn(out, parts["action"])}
             if generic.kind == "tricks":
-                names["winner"] = _fn(out, "S", expr(item["winner"], scope, item["id"]))
+                names["winner"] = _phase_fn(out, "winner", item, expr(item["winner"], scope, item["id"]))
             if generic.kind == "calls":
-                names["turn"] = _fn(out, "S", expr(item["turn"], scope, item["id"]))
-                names["end"] = _fn(out, "S", expr(item["end"], scope, item["id"]))
+                names["turn"] = _phase_fn(out, "turn", item, expr(item["turn"], scope, item["id"]))
+                names["end"] = _phase_fn(out, "end", item, expr(item["end"], scope, item["id"]))
         finally:
             fixed_values.clear()
         return names, compile(out.source(), f"<rules {variant.hash} {phase_name} {values!r}>", "exec")
@@ -513,6 +513,13 @@ def _steps(builder, items, context: set, base: dict, expr) -> tuple[list, list]:
 
 def _fn(builder: _ModuleBuilder, args: str, body: str) -> str:
     return builder.add(args, body)
+
+
+def _phase_fn(builder: _ModuleBuilder, what: str, phase: dict, text: str) -> str:
+    """A phase's own expression (turn, end, next, leader, winner, taker) as f(S); a failure is
+    a RuleRuntimeError named '<what> of <phase id>', raised by the function itself so that
+    the engine calls it without a wrapper."""
+    return _guarded(builder, what, "S", [f"{what} of {phase['id']}"], [*lazy_locals_prelude(text), f"R = {text}"], "R")
 
 
 def _guarded(builder: _ModuleBuilder, prefix: str, args: str, ids: list, body: list[str], result: str,
