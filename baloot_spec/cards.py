@@ -90,6 +90,12 @@ class Table:
         """The seat `steps` turns after `seat` in turn order."""
         return self.seats[(self._index[seat] + steps) % len(self.seats)]
 
+    def order_after(self, seat: str) -> tuple:
+        """Every seat in turn order, starting with the one after `seat` (the dealing order)."""
+        n = len(self.seats)
+        start = self._index[seat]
+        return tuple(self.seats[(start + i) % n] for i in range(1, n + 1))
+
     def distance(self, start: str, end: str) -> int:
         """How many turns after `start` comes `end` (0 for the same seat)."""
         return (self._index[end] - self._index[start]) % len(self.seats)

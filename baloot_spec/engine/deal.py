@@ -14,6 +14,9 @@ DealError that names the refusing rule and its source.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import chain
+
 from ..cards import CardError
 from ..errors import BalootError
 from .state import State
@@ -39,7 +42,7 @@ class Deal:
         self.rules = rules
         self.dealer = dealer
         table, deck = rules.table, rules.deck
-        self.order = [table.after(dealer, i) for i in range(1, len(table.seats) + 1)]
+        self.order = list(_order_after(table, dealer))
         packets = rules.deal["packets"]
         self.first = sum(packets)
         self.completion = rules.deal["completion"]
@@ -197,15 +200,20 @@ class Deal:
         if recorded is not None and [sorted(map(str, c)) for c in recorded] != [sorted(map(str, c)) for c in taken]:
             raise DealError(f"the cut takes {' '.join(str(c) for chunk in taken for c in chunk)} from this deck, "
                             f"not {' '.join(str(c) for chunk in recorded for c in chunk)}", "deal.cut.cards")
-        at = 0   # the next undealt card of `rest`
-        self.initial = {seat: [] for seat in self.order}
-        for index, size in enumerate(packets):
-            for seat in self.order:
-                if (seat, index) in placed:
-                    self.initial[seat].extend(placed[(seat, index)])
-                else:
-                    self.initial[seat].extend(rest[at:at + size])
-                    at += size
+        if not placed:   # the common case: each seat's packets are fixed slices of the deck
+            slices, at = _dealing_slices(len(self.order), tuple(packets))
+            self.initial = {seat: list(chain.from_iterable(map(rest.__getitem__, mine)))
+                            for seat, mine in zip(self.order, slices)}
+        else:
+            at = 0   # the next undealt card of `rest`
+            self.initial = {seat: [] for seat in self.order}
+            for index, size in enumerate(packets):
+                for seat in self.order:
+                    if (seat, index) in placed:
+                        self.initial[seat].extend(placed[(seat, index)])
+                    else:
+                        self.initial[seat].extend(rest[at:at + size])
+                        at += size
         if self.rules.deal["public"] and public is None:
             public, at = rest[at], at + 1
         self.public = public if self.rules.deal["public"] else None
@@ -254,6 +262,23 @@ class Deal:
                 raise DealError(f"{seat} holds the public card {self.public}, but {taker} takes it", f"deal.hands.{seat}")
             received[seat] = rest
         return received
+
+
+@lru_cache(maxsize=64)
+def _order_after(table, dealer: str) -> tuple:
+    return table.order_after(dealer)
+
+
+@lru_cache(maxsize=16)
+def _dealing_slices(n_seats: int, packets: tuple) -> tuple:
+    """Where each seat's cards lie in the deck when it is dealt packet by packet, seat by seat:
+    per seat the slices of its packets, and the position after the last dealt card."""
+    slices, at = [[] for _ in range(n_seats)], 0
+    for size in packets:
+        for seat in range(n_seats):
+            slices[seat].append(slice(at, at + size))
+            at += size
+    return tuple(map(tuple, slices)), at
 
 
 def _no_repeats(cards, path):
