@@ -96,8 +96,7 @@ def _audit_match(rules, document: dict, report: DocumentAudit) -> None:
     ended_after = None
     match_winner = None
     scores_known = True
-    step_ids = {name: step_id for name, step_id, _ in rules.facts}
-    step_ids.update({name: step_id for name, step_id, _ in rules.scoring})
+    step_ids = _step_ids(rules)
     for k, record in enumerate(document["hands"]):
         base = f"$.hands[{k}]"
         report.hands += 1
@@ -142,6 +141,16 @@ def _audit_match(rules, document: dict, report: DocumentAudit) -> None:
             report.violations.append(Violation("$.claimed.winner", "match.winner", f"claimed winner {claimed['winner']}, recomputed {match_winner}",
                                                "de: Spielende — Sobald eine Partei 152 Spielpunkte oder mehr hat, gewinnt die Partei mit mehr Punkten",
                                                claimed["winner"], match_winner))
+
+
+def _step_ids(rules) -> dict:
+    """Fact and scoring step name -> its id (what a wrong claim is reported under); per variant."""
+    known = rules.__dict__.get("_audit_step_ids")
+    if known is None:
+        known = {name: step_id for name, step_id, _ in rules.facts}
+        known.update({name: step_id for name, step_id, _ in rules.scoring})
+        rules._audit_step_ids = known
+    return known
 
 
 def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentAudit):
