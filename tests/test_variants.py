@@ -193,3 +193,23 @@ def test_a_specialised_phase_is_found_again_in_the_disk_cache(tmp_path, monkeypa
     assert again.narrow.__code__.co_code == made.narrow.__code__.co_code
     assert [p.name for p in tmp_path.glob("*-phase-*")] == [entries[0].name]
     assert entries[0].read_bytes() != b"not a pickle"   # made again and stored
+
+
+def test_a_variants_compiled_module_is_found_again_in_the_disk_cache(tmp_path, monkeypatch):
+    # The generated module's code is kept by its source: read back on the second compile (the
+    # entry is not written again), and a damaged entry is only a miss.
+    from baloot_spec.rules import resolve_variant
+    from baloot_spec.rules.compile import compile_variant
+    monkeypatch.setenv("BALOOT_CACHE_DIR", str(tmp_path))
+    variant = resolve_variant("default", {}, [])
+    made = compile_variant(variant)
+    entries = list(tmp_path.glob("*-module-*"))
+    assert len(entries) == 1
+    stored = entries[0].stat().st_ino
+    found = compile_variant(variant)
+    assert entries[0].stat().st_ino == stored
+    assert found.functions["led_suit"].__code__.co_code == made.functions["led_suit"].__code__.co_code
+    entries[0].write_bytes(b"not a pickle")
+    again = compile_variant(variant)
+    assert again.phases["play"].narrow.__code__.co_code == made.phases["play"].narrow.__code__.co_code
+    assert entries[0].read_bytes() != b"not a pickle"

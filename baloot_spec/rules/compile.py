@@ -471,7 +471,7 @@ def compile_variant(variant: Variant) -> CompiledRules:
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in indexable})
     namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
-    exec(compile(source, f"<rules {variant.hash}>", "exec"), namespace)  # generated source only
+    exec(_compiled(source, f"<rules {variant.hash}>"), namespace)  # generated source only
 
     def bind(obj):
         for attr in ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
@@ -495,6 +495,22 @@ def compile_variant(variant: Variant) -> CompiledRules:
     return CompiledRules(variant, table, deck, dict(deal_def), state_init, phases, first_phase, facts, scoring,
                          match, {name: namespace[f"f_{name}"] for name in functions}, constants, rules_by_id, source,
                          namespace[facts_all], namespace[steps_all], specializer)
+
+
+def _compiled(source: str, filename: str):
+    """`compile(source)`, kept in the disk cache by the source's digest and the Python version:
+    compiling a variant's generated module takes ~30 ms, in every process and for every variant
+    of a corpus run (the code is stored marshalled, as in a .pyc; a damaged entry is a miss)."""
+    key = repr((hashlib.sha256(source.encode()).hexdigest(), filename, sys.version))
+    try:
+        code = marshal.loads(disk_cache.load("module", key))
+        if type(code) is type(_compiled.__code__) and code.co_filename == filename:
+            return code
+    except Exception:
+        pass
+    code = compile(source, filename, "exec")
+    disk_cache.store("module", key, marshal.dumps(code))
+    return code
 
 
 def _steps(builder, items, context: set, base: dict, expr) -> tuple[list, list]:
@@ -604,9 +620,8 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
 def _per_candidate(test: str, candidates: list) -> list[str]:
     """`C = [A for A in C if test]` written out for C = `candidates` (see _fused_narrow)."""
     lines = [f"if b_len(C) != {len(candidates)}:", "    return None   # not the whole list: the rule-by-rule run", "K = []"]
-    tree = ast.parse(test, mode="eval").body
-    for index, (action_type, fields) in enumerate(candidates):
-        folded = _fold(_Fields(action_type, fields).visit(_copy_tree(tree)), boolean=True)
+    for index, (action_type, fields) in enumerate(candidates):   # (parsed again: _Fields changes the tree)
+        folded = _fold(_Fields(action_type, fields).visit(ast.parse(test, mode="eval").body), boolean=True)
         if isinstance(folded, ast.Constant):
             if folded.value:
                 lines.append(f"K.append(C[{index}])")
@@ -614,10 +629,6 @@ def _per_candidate(test: str, candidates: list) -> list[str]:
         reads_a = any(isinstance(n, ast.Name) and n.id == "A" for n in ast.walk(folded))
         lines += ([f"A = C[{index}]"] if reads_a else []) + [f"if {ast.unparse(folded)}:", f"    K.append(C[{index}])"]
     return lines + ["C = K"]
-
-
-def _copy_tree(tree):
-    return ast.parse(ast.unparse(tree), mode="eval").body
 
 
 class _Fields(ast.NodeTransformer):
