@@ -140,3 +140,23 @@ def test_a_phase_can_only_fix_declared_state(rules_copy, capsys):
     code, out, err = run(capsys, "rules", "check")
     assert code == 2
     assert "rules/play.yaml:" in err and "rule phase.play" in err and "'weather'" in err
+
+
+def test_a_file_changed_between_two_loads_is_read_again(rules_copy):
+    # Checked rules files are kept by their text (a corpus run resolves dozens of variants from
+    # the same files): a file edited in between is parsed and checked again, never served stale.
+    from baloot_spec.errors import RulesError
+    from baloot_spec.rules import resolve_variant
+    assert resolve_variant("default").ruleset.files
+    play = rules_copy / "play.yaml"
+    play.write_text(play.read_text(encoding="utf-8").replace("    source: \"de: Das Spiel — Wer einen Stich", "    sourc: \"de: Das Spiel — Wer einen Stich", 1),
+                    encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        resolve_variant("default")
+    assert "rules/play.yaml" in str(caught.value)
+    schema = rules_copy / "schema" / "variants.schema.json"   # the schema a file is checked against, too
+    play.write_text(play.read_text(encoding="utf-8").replace("    sourc: ", "    source: ", 1), encoding="utf-8")
+    assert resolve_variant("default").ruleset.files
+    schema.write_text(schema.read_text(encoding="utf-8").replace('"knobs"', '"knobz"', 1), encoding="utf-8")
+    with pytest.raises(RulesError):
+        resolve_variant("default")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import Location, RulesError
 from ..resources import rules_dir
-from .yamlpos import LocDict, load_yaml_file
+from .yamlpos import LocDict, load_yaml_file, load_yaml_text, read_text_file
 
 LIST_SECTIONS = ("functions", "phases", "rules", "effects", "facts", "scoring", "match")
 SINGLE_SECTIONS = ("table", "deck", "deal")
@@ -27,6 +27,32 @@ NOT_RULE_FILES = {"params.yaml"}
 @lru_cache(maxsize=None)
 def _schema(name: str) -> dict:
     return json.loads((rules_dir() / "schema" / name).read_text(encoding="utf-8"))
+
+
+_CHECKED: dict = {}   # (file name, schema, the file's text, the schema's text) -> the checked document
+
+
+def _checked_yaml(path: Path, display: str, schema_ref: str, what: str, mapping: bool = False):
+    """A YAML file read, parsed and checked against `schema_ref` ("rules", or a $defs name of
+    the variants schema), kept by its text and the schema's: resolving a variant reads every
+    rules, params, preset and overlay file, and a corpus run resolves dozens of variants. The
+    documents are shared, so nothing may change them in place (overlays make copies). With
+    `mapping`, an empty file is None (skipped) and anything else but a mapping is an error."""
+    text = read_text_file(path, display)
+    schema_file = "rules.schema.json" if schema_ref == "rules" else "variants.schema.json"
+    schema_text = (rules_dir() / "schema" / schema_file).read_text(encoding="utf-8")
+    key = (display, schema_ref, what, text, schema_text)
+    if key in _CHECKED:
+        return _CHECKED[key]
+    document = load_yaml_text(text, display)
+    if mapping and document is None:
+        return None
+    if mapping and not isinstance(document, dict):
+        raise RulesError("a rules file is a mapping of sections", Location(display, 1, 1))
+    schema = json.loads(schema_text)
+    validate(document, schema if schema_ref == "rules" else {"$ref": f"#/$defs/{schema_ref}", **schema}, display, what)
+    _CHECKED[key] = document
+    return document
 
 
 def _locate(document, path) -> Location | None:
@@ -96,12 +122,9 @@ def load_rule_files(directory: Path | None = None) -> RuleSet:
         if path.name in NOT_RULE_FILES:
             continue
         display = f"rules/{path.name}"
-        document = load_yaml_file(path, display)
+        document = _checked_yaml(path, display, "rules", "rules file", mapping=True)
         if document is None:
             continue
-        if not isinstance(document, dict):
-            raise RulesError("a rules file is a mapping of sections", Location(display, 1, 1))
-        validate(document, _schema("rules.schema.json"), display, "rules file")
         merged.files.append(display)
         for section in SINGLE_SECTIONS:
             if section in document:
@@ -185,9 +208,7 @@ class Knob:
 def _params_document(directory: Path | None = None):
     """rules/params.yaml, read and checked against its schema."""
     display = "rules/params.yaml"
-    document = load_yaml_file((directory or rules_dir()) / "params.yaml", display)
-    validate(document, {"$ref": "#/$defs/params", **_schema("variants.schema.json")}, display, "params file")
-    return document
+    return _checked_yaml((directory or rules_dir()) / "params.yaml", display, "params", "params file")
 
 
 def load_constraints(directory: Path | None = None, document=None) -> list:
@@ -237,8 +258,7 @@ def _documents(directory: Path, kind: str) -> dict[str, tuple[LocDict, str]]:
         return found
     for path in sorted(directory.glob("*.yaml")):
         display = f"rules/{directory.name}/{path.name}" if directory.parent == rules_dir() else str(path)
-        document = load_yaml_file(path, display)
-        validate(document, {"$ref": f"#/$defs/{kind}", **_schema("variants.schema.json")}, display, f"{kind} file")
+        document = _checked_yaml(path, display, kind, f"{kind} file")
         name = document[kind]
         if name != path.stem:
             raise RulesError(f"{kind} {name!r} must be in a file named {name}.yaml", document.key_location(kind))
@@ -255,9 +275,7 @@ def load_presets(extra_dirs: tuple = ()) -> dict[str, tuple[LocDict, str]]:
 
 def load_overlay_file(path: Path) -> tuple[LocDict, str]:
     display = str(path)
-    document = load_yaml_file(path, display)
-    validate(document, {"$ref": "#/$defs/overlay", **_schema("variants.schema.json")}, display, "overlay file")
-    return document, display
+    return _checked_yaml(path, display, "overlay", "overlay file"), display
 
 
 def load_overlays() -> dict[str, tuple[LocDict, str]]:

@@ -111,13 +111,17 @@ def load_yaml_text(text: str, file: str = "<string>"):
         loader.dispose()
 
 
-def load_yaml_file(path: Path, display: str | None = None):
-    """Read and parse one YAML file (display: the name used in error messages)."""
+def read_text_file(path: Path, display: str | None = None) -> str:
+    """One rules file's text; a RulesError located at the file when it cannot be read."""
     name = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RulesError(f"cannot read: {exc.strerror or exc}", Location(name)) from None
     except UnicodeDecodeError as exc:
         raise RulesError(f"not UTF-8 text: {exc.reason}", Location(name)) from None
-    return load_yaml_text(text, name)
+
+
+def load_yaml_file(path: Path, display: str | None = None):
+    """Read and parse one YAML file (display: the name used in error messages)."""
+    return load_yaml_text(read_text_file(path, display), display or str(path))
