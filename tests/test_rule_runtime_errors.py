@@ -20,34 +20,33 @@ def rules_with(tmp_path, items_yaml: str, section: str = "rules"):
     return load_variant("default", {}, [str(overlay)])
 
 
+def failing_rule(rules, act) -> str:
+    """The rule id of the RuleRuntimeError that `act(hand)` raises on a fresh hand."""
+    hand = Hand(rules, "N", DEAL)
+    with pytest.raises(RuleRuntimeError) as caught:
+        act(hand)
+    return caught.value.rule_id
+
+
 def test_a_failing_bidding_filter_among_plain_filters_is_named(tmp_path):
     # Plain (not if_possible) bidding filters run in one pass; the failing one is still named.
     rules = rules_with(tmp_path, "    - id: test.broken-filter\n      phase: bidding\n"
                                  "      only: \"call == 'pass' or len(tricks[3].cards) > 0\"\n"
                                  "      source: \"choice: test\"\n")
-    hand = Hand(rules, "N", DEAL)
-    with pytest.raises(RuleRuntimeError) as caught:
-        hand.legal()
-    assert caught.value.rule_id == "test.broken-filter"
+    assert failing_rule(rules, lambda hand: hand.legal()) == "test.broken-filter"
 
 
 def test_a_failing_check_is_named(tmp_path):
     rules = rules_with(tmp_path, "    - id: test.broken-check\n      phase: bidding\n"
                                  "      when: \"call == 'hokum'\"\n      require: \"tricks[3].winner == actor\"\n"
                                  "      source: \"choice: test\"\n")
-    hand = Hand(rules, "N", DEAL)
-    with pytest.raises(RuleRuntimeError) as caught:
-        hand.apply({"seat": "W", "type": "bid", "call": "hokum"})
-    assert caught.value.rule_id == "test.broken-check"
+    assert failing_rule(rules, lambda hand: hand.apply({"seat": "W", "type": "bid", "call": "hokum"})) == "test.broken-check"
 
 
 def test_a_failing_effect_is_named(tmp_path):
     rules = rules_with(tmp_path, "    - id: test.broken-effect\n      phase: bidding\n      when: \"call == 'pass'\"\n"
                                  "      set: {round: \"tricks[3].winner\"}\n      source: \"choice: test\"\n", "effects")
-    hand = Hand(rules, "N", DEAL)
-    with pytest.raises(RuleRuntimeError) as caught:
-        hand.apply({"seat": "W", "type": "bid", "call": "pass"})
-    assert caught.value.rule_id == "test.broken-effect"
+    assert failing_rule(rules, lambda hand: hand.apply({"seat": "W", "type": "bid", "call": "pass"})) == "test.broken-effect"
 
 
 def test_a_failing_phase_expression_is_named_with_its_phase(rules_copy):

@@ -570,8 +570,8 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
     function returns None and the engine re-runs the rules one by one to name the failing one.
 
     With `candidates` (a calls phase: the engine passes all of them, in that order), the first
-    pass is written out per candidate with its fields folded in: `A.call != 'hokum'` is true for
-    a pass, so a pass is kept without a test."""
+    pass is written out per candidate with its fields folded in: a conjunct `A.call != 'x'` is
+    true for every other call, so such a candidate is kept without testing it."""
     body, group = [], []
     whole = [candidates is not None]   # C is still the whole candidate list
 
