@@ -36,6 +36,9 @@ def evaluate(text, **state):
     ("any(n > 5 for n in xs)", False), ("any(n == 2 for n in xs if n > 1)", True), ("all(n > 1 for n in xs)", False),
     ("all(n > 5 for n in xs if n > 5)", True), ("count(n > 1 for n in xs if n != 3)", 1), ("count(n > 5 for n in xs)", 0),
     ("max(n for n in xs if n < 3)", 2), ("sum(n for n in xs if n > 5)", 0),
+    # max/min/sum of the items themselves read the list directly: same values, empty included
+    ("min(n for n in xs)", 1), ("sum(n for n in xs)", 6), ("max(n for n in [])", None),
+    ("min(n for n in [])", None), ("sum(n for n in [])", 0), ("max(n for n in [x, 7, x])", 7),
     ("any(10 // (2 - n) > 100 or n == 1 for n in xs)", True), ("all(10 // (2 - n) > 0 and n < 1 for n in xs)", False),
 ])
 def test_expressions_compute_what_they_say(text, value):
@@ -51,6 +54,7 @@ def test_expressions_compute_what_they_say(text, value):
     ("len(x, x)", "takes 1 argument(s), given 2", 1),
     ("foo(x)", "unknown function 'foo'", 1),
     ("count(x)", "is an aggregate", 1),
+    ("max(x for x in xs)", "loop variable 'x' hides a rule name", 11),
 ])
 def test_bad_expressions_are_located_errors(text, message, column):
     with pytest.raises(RulesError) as info:

@@ -286,6 +286,14 @@ class _Emitter:
         name = str(name_token)
         if name not in AGGREGATES:
             raise CompileError(f"unknown aggregate {name!r} (one of: {', '.join(sorted(AGGREGATES))})", *_pos(name_token))
+        elem, var_token, iterable, cond_node = node.children[1:5]
+        if (name in ("max", "min", "sum") and cond_node is None and isinstance(elem, lark.Tree)
+                and elem.data == "name" and str(elem.children[0]) == str(var_token)):
+            # max(x for x in xs): the list itself, with no comprehension (nor its frame), and
+            # read in the enclosing scope, where a derived value can be held in a local.
+            self._comprehension_parts(node, bound, 1)   # (the same checks of the loop variable)
+            it = self.emit(iterable, bound)
+            return f"{name}({it}, default=None)" if name != "sum" else f"sum({it})"
         el, var, it, cond = self._comprehension_parts(node, bound, 1)
         loop = f" for {var} in {it}"
         filt = f" if {cond}" if cond else ""
