@@ -5,7 +5,7 @@ import pytest
 from baloot_spec.errors import RulesError
 from baloot_spec.expr.builtins import Rec, make_builtins
 from baloot_spec.expr.compiler import Scope, to_python
-from baloot_spec.rules.compile import SAFE_PY_BUILTINS
+from baloot_spec.rules.compiled import SAFE_PY_BUILTINS
 
 
 def evaluate(text, **state):

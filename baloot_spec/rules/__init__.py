@@ -1,17 +1,18 @@
 """Loading, checking, resolving and compiling the rules in rules/.
 
 `load_variant(preset, sets, overlays)` is the one entry point: it returns compiled rules,
-cached by the variant hash, so a process compiles each variant once.
+cached by the variant hash, so a process compiles each variant once; a variant compiled by an
+earlier process is read back from the disk cache (compiled.py), without importing the
+compiler or Lark at all.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..expr.parser import TREES
 from . import cache as disk_cache
-from .compile import CompiledRules, compile_variant
 from ..resources import rules_dir
+from .compiled import CompiledRules, from_plan
 from .loader import Variant, resolve_variant
 
 _CACHE: dict[str, CompiledRules] = {}
@@ -35,17 +36,28 @@ def load_variant(preset: str = "default", sets: dict | None = None, overlays: li
             disk_cache.store("variant", disk_key, variant)
     key = "|".join([str(rules_dir()), variant.hash] + variant.ruleset.files)
     compiled = _CACHE.get(key)
+    if compiled is None and cacheable:
+        compiled = from_plan(variant, disk_key, lambda: compile_variant(variant))
     if compiled is None:
-        known = len(TREES)
-        if not known:
-            TREES.update(disk_cache.load("trees", "all") or {})
-            known = len(TREES)
-        compiled = compile_variant(variant)
-        _CACHE[key] = compiled
-        if len(TREES) > known:
-            disk_cache.store("trees", "all", dict(TREES))
+        compiled = compile_variant(variant, disk_key if cacheable else None)
+    _CACHE[key] = compiled
     if cacheable:
         _REQUESTS[request] = compiled  # files named by path may change between calls: not cached
+    return compiled
+
+
+def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:
+    """Check and compile every expression of a resolved variant (rules/compile.py, imported
+    only when a variant is compiled); the expressions' parse trees are kept in the disk cache."""
+    from ..expr.parser import TREES
+    from .compile import compile_variant as compile_checked
+    known = len(TREES)
+    if not known:
+        TREES.update(disk_cache.load("trees", "all") or {})
+        known = len(TREES)
+    compiled = compile_checked(variant, plan_key)
+    if len(TREES) > known:
+        disk_cache.store("trees", "all", dict(TREES))
     return compiled
 
 

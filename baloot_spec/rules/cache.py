@@ -1,7 +1,9 @@
-"""A best-effort on-disk cache of resolved variants and expression parse trees.
+"""A best-effort on-disk cache of what loading the rules makes: resolved variants, expression
+parse trees, compiled variants' plans (compiled.py), generated code (marshalled) and the log
+schema's validator.
 
-A cold `load_variant` spends most of its time reading and validating the YAML and parsing the
-expressions with Lark; both depend only on the bytes of the rules files. Entries are keyed by a
+A cold `load_variant` spends most of its time reading and validating the YAML, parsing the
+expressions with Lark and compiling them; all of it depends only on the bytes of the rules files. Entries are keyed by a
 digest of every file under rules/, the package version and the source of the code that builds
 the cached objects (the loader and the expression parser), so neither an edited rules file nor
 an edited loader is ever served stale. The cache only ever holds what this package wrote itself; a missing, unreadable or

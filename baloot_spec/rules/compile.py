@@ -4,27 +4,24 @@ Every expression of the variant is checked (names, knobs, arity) and translated 
 `expr.compiler`; the translations are assembled into one module of small functions, compiled
 with the builtin `compile` and cached by the variant hash. Rule text never reaches `exec`: only
 source generated from the checked tree does, and its globals are the documented builtins, the
-constants, and a restricted set of Python builtins.
+constants, and a restricted set of Python builtins. What the compilation makes (a plan: the
+generated source, and phases and rules that name its functions) is bound to callables in
+compiled.py, which also reads it back from the disk cache in later processes.
 """
 
 from __future__ import annotations
 
 import ast
-import hashlib
 import operator
-import marshal
 import re
-import sys
-from dataclasses import dataclass, field, replace
-from itertools import product
-from types import SimpleNamespace
 
 from ..cards import Deck, Table
-from ..errors import BalootError, RuleRuntimeError, RulesError
-from ..expr.builtins import Rec, builtin_arity, make_builtins
+from ..errors import RulesError
+from ..expr.builtins import builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.parser import ExprSource, parse_expression
-from . import cache as disk_cache
+from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
+                       instantiate, store_phase_code, store_plan)
 from .loader import Variant
 
 # Fields the generic engine provides on the state of a hand (see engine/state.py).
@@ -35,7 +32,6 @@ GENERIC_STATE = frozenset({
 # Attributes of the generic values: cards, plays in a trick, finished tricks.
 GENERIC_ATTRIBUTES = frozenset({"suit", "rank", "seat", "card", "leader", "plays", "winner", "cards"})
 MATCH_CONTEXT = frozenset({"scores", "hand"})
-SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next}
 
 
 def _text_of(value) -> str:
@@ -64,127 +60,6 @@ def _record_fields(text: str) -> set[str]:
         if node.data == "record":
             found.update(str(f.children[0]) for f in node.children if f is not None)
     return found
-
-
-@dataclass
-class CompiledRule:
-    id: str
-    phase: str
-    kind: str                   # 'filter' or 'check'
-    when: object
-    test: object                # only (filter) or require (check): f(S, A) -> bool
-    if_possible: bool
-    explain: object             # f(S, A) -> str
-    source: object
-    keep: object = None         # filters: f(S, candidates) -> the candidates for which `only` holds
-    reads: frozenset = frozenset()  # checks: the announcement fields its `when` looks at
-
-
-@dataclass
-class CompiledEffect:
-    id: str
-    when: object
-    names: tuple
-    values: object              # f(S, A) -> tuple of new values
-    source: object
-
-
-@dataclass
-class CompiledPhase:
-    name: str
-    kind: str
-    id: str
-    next: object
-    actions: dict = field(default_factory=dict)       # calls: action -> {param: [values]}
-    action: str | None = None                         # tricks: the play action
-    annotations: dict = field(default_factory=dict)   # tricks: name -> default
-    turn: object = None
-    end: object = None
-    leader: object = None
-    winner: object = None
-    taker: object = None
-    filters: list = field(default_factory=list)
-    checks: list = field(default_factory=list)
-    on_action: list = field(default_factory=list)
-    on_enter: list = field(default_factory=list)
-    on_exit: list = field(default_factory=list)
-    source: object = None
-    # The same rules fused into one generated function each (the engine's fast path; the lists
-    # above stay for explaining a refusal): narrow(S, C) -> kept candidates; check(S, A) -> the
-    # index in `checks` of the first refusing check, or -1; effects[at](S, A) applies them all.
-    narrow: object = None
-    check: object = None
-    effects: dict = field(default_factory=dict)
-    fixed: tuple = ()            # state the phase never changes (CompiledRules.specialized)
-    # guard(A) -> False when no check (no action effect) can apply to action A, whatever the
-    # position (see _action_guard); None when some rule has no such test. The engine skips
-    # `check` and `effects["action"]` for the candidates whose guard is false.
-    check_guard: object = None
-    action_guard: object = None
-
-    def call_candidates(self) -> list:
-        """Every call a `calls` phase offers, as (type, {parameter: value}), in the order the
-        engine lists its candidates (and the fused narrow tests them)."""
-        out = []
-        for action_type, params in self.actions.items():
-            names = list(params)
-            for combo in product(*params.values()):
-                out.append((action_type, dict(zip(names, combo))))
-        return out
-
-
-@dataclass
-class CompiledRules:
-    variant: Variant
-    table: Table
-    deck: Deck
-    deal: dict
-    state_init: dict
-    phases: dict
-    first_phase: str
-    facts: list
-    scoring: list
-    match: list
-    functions: dict
-    constants: dict
-    rules_by_id: dict
-    python_source: str
-    # The facts and the scoring steps fused (the engine's path): facts_all(state) -> a
-    # namespace of the facts; steps_all(namespace) adds every scoring step to it, in order.
-    facts_all: object = None
-    steps_all: object = None
-    specializer: object = None    # (phase name, values of its `fixed` state) -> CompiledPhase
-    _specialized: dict = field(default_factory=dict)
-
-    def specialized(self, phase: str, values: tuple) -> "CompiledPhase":
-        """The phase compiled with the values of its `fixed` state folded in: the Hokum rules
-        vanish from a Sun hand, is_trump(c) becomes c.suit == 'H'. Made once per variant and
-        combination of values; same rules, same ids, same explanations (from the generic code)."""
-        key = (phase, values)
-        compiled = self._specialized.get(key)
-        if compiled is None:
-            compiled = self._specialized[key] = self.specializer(phase, values)
-        return compiled
-
-    @property
-    def hash(self) -> str:
-        """The hash of the variant these rules were compiled from (worked out once)."""
-        known = self.__dict__.get("_hash")
-        if known is None:
-            known = self._hash = self.variant.hash
-        return known
-
-    def fresh_state_vars(self) -> dict:
-        """New initial values: containers copied (one level deep is enough for YAML initials)."""
-        split = self.__dict__.get("_init_split")
-        if split is None:   # (once per variant: which initial values are containers)
-            split = self._init_split = (
-                {n: v for n, v in self.state_init.items() if not isinstance(v, (list, dict))},
-                [(n, v) for n, v in self.state_init.items() if isinstance(v, (list, dict))])
-        fresh = dict(split[0])
-        for name, value in split[1]:
-            fresh[name] = value.copy()
-        return fresh
 
 
 class _ModuleBuilder:
@@ -223,8 +98,9 @@ class _ModuleBuilder:
         return "\n".join(self.lines)
 
 
-def compile_variant(variant: Variant) -> CompiledRules:
-    """Check and compile every expression of a resolved variant."""
+def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:
+    """Check and compile every expression of a resolved variant. With `plan_key`, what the
+    engine needs is also kept in the disk cache under that key (compiled.load_plan)."""
     reset_inline_names()
     rs = variant.ruleset
     table_def, deck_def, deal_def = rs.single["table"], rs.single["deck"], rs.single["deal"]
@@ -390,27 +266,13 @@ def compile_variant(variant: Variant) -> CompiledRules:
     scoring, step_sources = _steps(builder, rs.lists["scoring"], set(fact_names), base, expr)
     def specializer(phase_name: str, values: tuple) -> CompiledPhase:
         """Compile `phase_name` again with its fixed state folded in (the rules were checked
-        above: this only re-emits them)."""
-        generic = phases[phase_name]
-        # Generating the code takes ~10 ms a contract, in every process: it is kept in the disk
-        # cache, keyed by the generic module's source (which the rules and knobs shape), the phase,
-        # the values and the Python version (the code is stored marshalled, as in a .pyc).
-        key = repr((hashlib.sha256(source.encode()).hexdigest(), phase_name, values, sys.version))
-        try:
-            names, code = disk_cache.load("phase", key)
-            code = marshal.loads(code)
-            if not (isinstance(names, dict) and all(v is None or v in code.co_names for v in names.values())):
-                raise ValueError(key)
-        except Exception:   # no entry, or a damaged one
-            names, code = _specialized_code(generic, phase_name, values)
-            disk_cache.store("phase", key, (names, marshal.dumps(code)))
-        space = dict(namespace)
-        exec(code, space)  # generated source only
-        fns = {k: (space[v] if v else None) for k, v in names.items()}
-        return replace(generic, narrow=fns["narrow"], check=fns["check"], next=fns["next"],
-                       check_guard=fns["check_guard"], action_guard=fns["action_guard"],
-                       effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
-                       **{k: fns[k] for k in ("winner", "turn", "end") if k in fns})
+        above: this only re-emits them). The code is kept in the disk cache (compiled.py)."""
+        found = cached_phase(rules, namespace, phase_name, values)
+        if found is not None:
+            return found
+        names, code = _specialized_code(phases[phase_name], phase_name, values)
+        store_phase_code(source, phase_name, values, names, code)
+        return bind_phase(phases[phase_name], names, code, namespace)
 
     def _specialized_code(generic, phase_name: str, values: tuple):
         item = next(ph for ph in rs.lists["phases"] if ph["name"] == phase_name)
@@ -463,54 +325,21 @@ def compile_variant(variant: Variant) -> CompiledRules:
             phase.effects = {on: _fused_effects(builder, []) for on in ("action", "enter", "exit")}
             phase.check_guard = phase.action_guard = _guard_fn(builder, [])
 
-    source = builder.source()
-    namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_MISSING": object(),
-                 "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
-                 "_AttributeError": AttributeError, "_Namespace": SimpleNamespace,
-                 **make_builtins(table)}
-    namespace.update({f"k_{name}": value for name, value in constants.items()})
-    namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in indexable})
-    namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
-    exec(_compiled(source, f"<rules {variant.hash}>"), namespace)  # generated source only
-
-    def bind(obj):
-        for attr in ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
-                     "narrow", "check", "check_guard", "action_guard"):
-            ref = getattr(obj, attr, None)
-            if isinstance(ref, str):
-                setattr(obj, attr, namespace[ref])
-        if isinstance(getattr(obj, "effects", None), dict):
-            obj.effects = {on: namespace[ref] for on, ref in obj.effects.items()}
-
-    for phase in phases.values():
-        bind(phase)
-        for item in phase.filters + phase.checks + phase.on_action + phase.on_enter + phase.on_exit:
-            bind(item)
-    facts = [(name, step_id, namespace[ref]) for name, step_id, ref in facts]
-    scoring = [(name, step_id, namespace[ref]) for name, step_id, ref in scoring]
-    match = [(name, step_id, namespace[ref]) for name, step_id, ref in match]
     first_phase = rs.lists["phases"][0]["name"] if rs.lists["phases"] else None
     if "bidding" in phases:
         first_phase = "bidding"
-    return CompiledRules(variant, table, deck, dict(deal_def), state_init, phases, first_phase, facts, scoring,
-                         match, {name: namespace[f"f_{name}"] for name in functions}, constants, rules_by_id, source,
-                         namespace[facts_all], namespace[steps_all], specializer)
-
-
-def _compiled(source: str, filename: str):
-    """`compile(source)`, kept in the disk cache by the source's digest and the Python version:
-    compiling a variant's generated module takes ~30 ms, in every process and for every variant
-    of a corpus run (the code is stored marshalled, as in a .pyc; a damaged entry is a miss)."""
-    key = repr((hashlib.sha256(source.encode()).hexdigest(), filename, sys.version))
-    try:
-        code = marshal.loads(disk_cache.load("module", key))
-        if type(code) is type(_compiled.__code__) and code.co_filename == filename:
-            return code
-    except Exception:
-        pass
-    code = compile(source, filename, "exec")
-    disk_cache.store("module", key, marshal.dumps(code))
-    return code
+    # Everything the engine needs, with generated functions named, not bound: what a later
+    # process reads back from the disk cache instead of compiling the variant again.
+    plan = {"table": table, "deck": deck, "deal": dict(deal_def), "state_init": state_init, "phases": phases,
+            "first_phase": first_phase, "facts": facts, "scoring": scoring, "match": match,
+            "functions": list(functions), "constants": constants, "indexable": sorted(indexable),
+            "rules_by_id": rules_by_id, "source": builder.source(), "facts_all": facts_all, "steps_all": steps_all}
+    if plan_key is not None:
+        store_plan(plan_key, plan)   # (pickled now, before the names are bound to functions)
+    source = plan["source"]
+    rules, namespace = instantiate(variant, plan)
+    rules.specializer = specializer
+    return rules
 
 
 def _steps(builder, items, context: set, base: dict, expr) -> tuple[list, list]:
@@ -850,14 +679,6 @@ def _template(builder: _ModuleBuilder, text, scope: Scope, rule_id: str) -> str:
     if position < len(str(text)):
         parts.append(repr(str(text)[position:]))
     return builder.add("S, A", "''.join([" + ", ".join(parts) + "])" if parts else "''")
-
-
-def _positions(values: list) -> dict:
-    """value -> its first index in `values` (what index(const.x, v) answers, as one lookup)."""
-    table: dict = {}
-    for position, value in enumerate(values):
-        table.setdefault(value, position)
-    return table
 
 
 def _plain(value):

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from ..errors import Location, RulesError
 
 
@@ -58,7 +56,10 @@ class LocList(list):
         return Location(self.file, self.line, self.column)
 
 
-def _build(node, loader: yaml.SafeLoader, file: str):
+def _build(node, loader, file: str):
+    # (PyYAML is imported when YAML is read: a process whose rules come from the disk cache
+    # never reads any, and importing PyYAML takes ~40 ms)
+    import yaml
     mark = node.start_mark
     if isinstance(node, yaml.MappingNode):
         out = LocDict()
@@ -92,6 +93,7 @@ def _build(node, loader: yaml.SafeLoader, file: str):
 
 def load_yaml_text(text: str, file: str = "<string>"):
     """Parse YAML text into LocDict/LocList/LocStr values; errors are RulesError with a location."""
+    import yaml
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()

@@ -1,0 +1,275 @@
+"""Compiled rules as the engine uses them, and how they are made from a cached plan.
+
+`compile.py` checks a variant's expressions and generates one Python module for it; what the
+engine needs besides that module's functions (tables, phases, rules with their ids, sources and
+explanations, the generated source itself) is a *plan* in which each generated function is only
+named. `instantiate` executes the module and binds the names. A plan is kept in the disk cache,
+so that a process whose variant was compiled before neither imports Lark nor re-emits anything:
+it reads the plan and the module's marshalled code back (about 80 ms less per variant, in
+every process and every `--jobs` worker, and for each of a corpus run's variants).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import sys
+from dataclasses import dataclass, field, replace
+from itertools import product
+from types import SimpleNamespace
+
+from ..cards import Deck, Table
+from ..errors import BalootError, RuleRuntimeError
+from ..expr.builtins import Rec, make_builtins
+from . import cache as disk_cache
+from .loader import Variant
+
+SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next}
+PLAN_KEYS = ("table", "deck", "deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
+             "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all")
+# The attributes of phases, rules and effects that name a generated function in a plan.
+_BOUND = ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
+          "narrow", "check", "check_guard", "action_guard")
+
+
+@dataclass
+class CompiledRule:
+    id: str
+    phase: str
+    kind: str                   # 'filter' or 'check'
+    when: object
+    test: object                # only (filter) or require (check): f(S, A) -> bool
+    if_possible: bool
+    explain: object             # f(S, A) -> str
+    source: object
+    keep: object = None         # filters: f(S, candidates) -> the candidates for which `only` holds
+    reads: frozenset = frozenset()  # checks: the announcement fields its `when` looks at
+
+
+@dataclass
+class CompiledEffect:
+    id: str
+    when: object
+    names: tuple
+    values: object              # f(S, A) -> tuple of new values
+    source: object
+
+
+@dataclass
+class CompiledPhase:
+    name: str
+    kind: str
+    id: str
+    next: object
+    actions: dict = field(default_factory=dict)       # calls: action -> {param: [values]}
+    action: str | None = None                         # tricks: the play action
+    annotations: dict = field(default_factory=dict)   # tricks: name -> default
+    turn: object = None
+    end: object = None
+    leader: object = None
+    winner: object = None
+    taker: object = None
+    filters: list = field(default_factory=list)
+    checks: list = field(default_factory=list)
+    on_action: list = field(default_factory=list)
+    on_enter: list = field(default_factory=list)
+    on_exit: list = field(default_factory=list)
+    source: object = None
+    # The same rules fused into one generated function each (the engine's fast path; the lists
+    # above stay for explaining a refusal): narrow(S, C) -> kept candidates; check(S, A) -> the
+    # index in `checks` of the first refusing check, or -1; effects[at](S, A) applies them all.
+    narrow: object = None
+    check: object = None
+    effects: dict = field(default_factory=dict)
+    fixed: tuple = ()            # state the phase never changes (CompiledRules.specialized)
+    # guard(A) -> False when no check (no action effect) can apply to action A, whatever the
+    # position (see _action_guard); None when some rule has no such test. The engine skips
+    # `check` and `effects["action"]` for the candidates whose guard is false.
+    check_guard: object = None
+    action_guard: object = None
+
+    def call_candidates(self) -> list:
+        """Every call a `calls` phase offers, as (type, {parameter: value}), in the order the
+        engine lists its candidates (and the fused narrow tests them)."""
+        out = []
+        for action_type, params in self.actions.items():
+            names = list(params)
+            for combo in product(*params.values()):
+                out.append((action_type, dict(zip(names, combo))))
+        return out
+
+
+@dataclass
+class CompiledRules:
+    variant: Variant
+    table: Table
+    deck: Deck
+    deal: dict
+    state_init: dict
+    phases: dict
+    first_phase: str
+    facts: list
+    scoring: list
+    match: list
+    functions: dict
+    constants: dict
+    rules_by_id: dict
+    python_source: str
+    # The facts and the scoring steps fused (the engine's path): facts_all(state) -> a
+    # namespace of the facts; steps_all(namespace) adds every scoring step to it, in order.
+    facts_all: object = None
+    steps_all: object = None
+    specializer: object = None    # (phase name, values of its `fixed` state) -> CompiledPhase
+    _specialized: dict = field(default_factory=dict)
+
+    def specialized(self, phase: str, values: tuple) -> "CompiledPhase":
+        """The phase compiled with the values of its `fixed` state folded in: the Hokum rules
+        vanish from a Sun hand, is_trump(c) becomes c.suit == 'H'. Made once per variant and
+        combination of values; same rules, same ids, same explanations (from the generic code)."""
+        key = (phase, values)
+        compiled = self._specialized.get(key)
+        if compiled is None:
+            compiled = self._specialized[key] = self.specializer(phase, values)
+        return compiled
+
+    @property
+    def hash(self) -> str:
+        """The hash of the variant these rules were compiled from (worked out once)."""
+        known = self.__dict__.get("_hash")
+        if known is None:
+            known = self._hash = self.variant.hash
+        return known
+
+    def fresh_state_vars(self) -> dict:
+        """New initial values: containers copied (one level deep is enough for YAML initials)."""
+        split = self.__dict__.get("_init_split")
+        if split is None:   # (once per variant: which initial values are containers)
+            split = self._init_split = (
+                {n: v for n, v in self.state_init.items() if not isinstance(v, (list, dict))},
+                [(n, v) for n, v in self.state_init.items() if isinstance(v, (list, dict))])
+        fresh = dict(split[0])
+        for name, value in split[1]:
+            fresh[name] = value.copy()
+        return fresh
+
+
+def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
+    """Execute the plan's generated module and bind every name in the plan to its function
+    (the plan's objects are bound in place). Returns the rules and the module's namespace."""
+    table, constants = plan["table"], plan["constants"]
+    namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_MISSING": object(),
+                 "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
+                 "_AttributeError": AttributeError, "_Namespace": SimpleNamespace,
+                 **make_builtins(table)}
+    namespace.update({f"k_{name}": value for name, value in constants.items()})
+    namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in plan["indexable"]})
+    namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
+    exec(_compiled(plan["source"], f"<rules {variant.hash}>"), namespace)  # generated source only
+
+    def bind(obj):
+        for attr in _BOUND:
+            ref = getattr(obj, attr, None)
+            if isinstance(ref, str):
+                setattr(obj, attr, namespace[ref])
+        if isinstance(getattr(obj, "effects", None), dict):
+            obj.effects = {on: namespace[ref] for on, ref in obj.effects.items()}
+
+    phases = plan["phases"]
+    for phase in phases.values():
+        bind(phase)
+        for item in phase.filters + phase.checks + phase.on_action + phase.on_enter + phase.on_exit:
+            bind(item)
+    steps = {part: [(name, step_id, namespace[ref]) for name, step_id, ref in plan[part]] for part in ("facts", "scoring", "match")}
+    rules = CompiledRules(variant, table, plan["deck"], plan["deal"], plan["state_init"], phases, plan["first_phase"],
+                          steps["facts"], steps["scoring"], steps["match"],
+                          {name: namespace[f"f_{name}"] for name in plan["functions"]}, constants, plan["rules_by_id"],
+                          plan["source"], namespace[plan["facts_all"]], namespace[plan["steps_all"]])
+    return rules, namespace
+
+
+def store_plan(key: str, plan: dict) -> None:
+    disk_cache.store("plan", key, plan)
+
+
+def from_plan(variant: Variant, key: str, rebuild) -> CompiledRules | None:
+    """The rules from the plan cached under `key`, or None (no entry, or a damaged one).
+    `rebuild()` compiles the variant in full: called only if a specialised phase is not in the
+    disk cache either (its code is generated from the checked expressions)."""
+    plan = disk_cache.load("plan", key)
+    if not (isinstance(plan, dict) and set(plan) == set(PLAN_KEYS)):
+        return None
+    try:
+        rules, namespace = instantiate(variant, plan)
+    except Exception:   # a damaged entry is only a miss
+        return None
+    full = []
+
+    def specializer(phase_name: str, values: tuple) -> CompiledPhase:
+        found = cached_phase(rules, namespace, phase_name, values)
+        if found is None:
+            if not full:
+                full.append(rebuild())
+            full[0].specialized(phase_name, values)        # (generates it and stores its code)
+            found = cached_phase(rules, namespace, phase_name, values) or full[0].specialized(phase_name, values)
+        return found
+
+    rules.specializer = specializer
+    return rules
+
+
+def _phase_code_key(source: str, phase_name: str, values: tuple) -> str:
+    # Generating a specialised phase takes ~10 ms a contract, in every process: its code is kept,
+    # keyed by the generic module's source (which the rules and knobs shape), the phase, the
+    # values and the Python version (stored marshalled, as in a .pyc).
+    return repr((hashlib.sha256(source.encode()).hexdigest(), phase_name, values, sys.version))
+
+
+def store_phase_code(source: str, phase_name: str, values: tuple, names: dict, code) -> None:
+    disk_cache.store("phase", _phase_code_key(source, phase_name, values), (names, marshal.dumps(code)))
+
+
+def cached_phase(rules: CompiledRules, namespace: dict, phase_name: str, values: tuple) -> CompiledPhase | None:
+    """The specialised phase from the disk cache, bound to `namespace`; None if not there."""
+    try:
+        names, code = disk_cache.load("phase", _phase_code_key(rules.python_source, phase_name, values))
+        code = marshal.loads(code)
+        if not (isinstance(names, dict) and all(v is None or v in code.co_names for v in names.values())):
+            return None
+    except Exception:   # no entry, or a damaged one
+        return None
+    return bind_phase(rules.phases[phase_name], names, code, namespace)
+
+
+def bind_phase(generic: CompiledPhase, names: dict, code, namespace: dict) -> CompiledPhase:
+    """The generic phase with its fused functions replaced by the specialised code's."""
+    space = dict(namespace)
+    exec(code, space)  # generated source only
+    fns = {k: (space[v] if v else None) for k, v in names.items()}
+    return replace(generic, narrow=fns["narrow"], check=fns["check"], next=fns["next"],
+                   check_guard=fns["check_guard"], action_guard=fns["action_guard"],
+                   effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
+                   **{k: fns[k] for k in ("winner", "turn", "end") if k in fns})
+
+
+def _compiled(source: str, filename: str):
+    """`compile(source)`, kept in the disk cache by the source's digest and the Python version:
+    compiling a variant's generated module takes ~30 ms, in every process and for every variant
+    of a corpus run (the code is stored marshalled, as in a .pyc; a damaged entry is a miss)."""
+    key = repr((hashlib.sha256(source.encode()).hexdigest(), filename, sys.version))
+    try:
+        code = marshal.loads(disk_cache.load("module", key))
+        if type(code) is type(_compiled.__code__) and code.co_filename == filename:
+            return code
+    except Exception:
+        pass
+    code = compile(source, filename, "exec")
+    disk_cache.store("module", key, marshal.dumps(code))
+    return code
+
+
+def _positions(values: list) -> dict:
+    """value -> its first index in `values` (what index(const.x, v) answers, as one lookup)."""
+    table: dict = {}
+    for position, value in enumerate(values):
+        table.setdefault(value, position)
+    return table
