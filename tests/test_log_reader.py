@@ -105,12 +105,13 @@ def test_the_fast_check_agrees_on_both_deal_forms_and_every_trump(deal, trump):
     assert (check_document(document) == []) == VALIDATOR.is_valid(document)
 
 
-def test_a_damaged_cached_validator_is_made_again(monkeypatch):
-    # The generated validator's source is kept in the rules cache; a broken entry is a miss.
+@pytest.mark.parametrize("damaged", [(b"\xe3 not marshalled code", "validate"), ("def broken(:", "x"), None, 7])
+def test_a_damaged_cached_validator_is_made_again(monkeypatch, damaged):
+    # The generated validator's code is kept in the rules cache; a broken entry is a miss.
     from baloot_spec.log import reader
     from baloot_spec.rules import cache
     real_load = cache.load
-    monkeypatch.setattr(cache, "load", lambda kind, key: ("def broken(:", "x") if kind == "log-validator" else real_load(kind, key))
+    monkeypatch.setattr(cache, "load", lambda kind, key: damaged if kind == "log-validator" else real_load(kind, key))
     reader._fast_validator.cache_clear()
     try:
         assert check_document(DOCUMENTS[0]) == []
