@@ -84,11 +84,14 @@ def audit(args) -> int:
                 load_variant()
         with multiprocessing.get_context(_START_METHOD).Pool(args.jobs) as pool:
             # Two batches in flight: the workers start on the next batch while this one's
-            # reports are consumed (no idle tail per batch), and memory stays bounded.
+            # reports are consumed (no idle tail per batch), and memory stays bounded. Each
+            # worker takes a batch in a few large chunks: with chunks of 16 documents, handing
+            # them over cost the parent 0.13 ms of CPU a document, taken from the workers.
             pending = None
             while True:
-                batch = list(islice(items, 256 * args.jobs))
-                submitted = pool.imap(_audit_raw, [(b, override) for b in batch], chunksize=16) if batch else None
+                batch = list(islice(items, 512 * args.jobs))
+                chunk = max(1, len(batch) // (4 * args.jobs))
+                submitted = pool.imap(_audit_raw, [(b, override) for b in batch], chunksize=chunk) if batch else None
                 if pending is not None:
                     for report in pending:
                         consume(report)
