@@ -15,13 +15,12 @@ import ast
 import operator
 import re
 
-from ..cards import Deck, Table
 from ..errors import RulesError
 from ..expr.builtins import builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.parser import ExprSource, parse_expression
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
-                       instantiate, store_phase_code, store_plan)
+                       instantiate, store_phase_code, store_plan, table_and_deck)
 from .loader import Variant
 
 # Fields the generic engine provides on the state of a hand (see engine/state.py).
@@ -103,9 +102,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     engine needs is also kept in the disk cache under that key (compiled.load_plan)."""
     reset_inline_names()
     rs = variant.ruleset
-    table_def, deck_def, deal_def = rs.single["table"], rs.single["deck"], rs.single["deal"]
-    table = Table(table_def["seats"], table_def["teams"])
-    deck = Deck(deck_def["ranks"], deck_def["suits"], deck_def.get("aliases"))
+    deal_def = rs.single["deal"]
+    table, deck = table_and_deck(variant)
     constants = {name: _plain(value) for name, value in rs.maps["constants"].items()}
     state_init = {name: _plain(spec["initial"]) for name, spec in rs.maps["state"].items()}
 
@@ -330,7 +328,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
         first_phase = "bidding"
     # Everything the engine needs, with generated functions named, not bound: what a later
     # process reads back from the disk cache instead of compiling the variant again.
-    plan = {"table": table, "deck": deck, "deal": dict(deal_def), "state_init": state_init, "phases": phases,
+    plan = {"deal": dict(deal_def), "state_init": state_init, "phases": phases,
             "first_phase": first_phase, "facts": facts, "scoring": scoring, "match": match,
             "functions": list(functions), "constants": constants, "indexable": sorted(indexable),
             "rules_by_id": rules_by_id, "source": builder.source(), "facts_all": facts_all, "steps_all": steps_all}

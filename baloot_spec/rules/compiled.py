@@ -25,7 +25,7 @@ from . import cache as disk_cache
 from .loader import Variant
 
 SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next}
-PLAN_KEYS = ("table", "deck", "deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
+PLAN_KEYS = ("deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
              "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all")
 # The attributes of phases, rules and effects that name a generated function in a plan.
 _BOUND = ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
@@ -156,7 +156,8 @@ class CompiledRules:
 def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
     """Execute the plan's generated module and bind every name in the plan to its function
     (the plan's objects are bound in place). Returns the rules and the module's namespace."""
-    table, constants = plan["table"], plan["constants"]
+    table, deck = table_and_deck(variant)   # (made again: a plan holds no engine objects)
+    constants = plan["constants"]
     namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_MISSING": object(),
                  "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
                  "_AttributeError": AttributeError, "_Namespace": SimpleNamespace,
@@ -180,11 +181,18 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
         for item in phase.filters + phase.checks + phase.on_action + phase.on_enter + phase.on_exit:
             bind(item)
     steps = {part: [(name, step_id, namespace[ref]) for name, step_id, ref in plan[part]] for part in ("facts", "scoring", "match")}
-    rules = CompiledRules(variant, table, plan["deck"], plan["deal"], plan["state_init"], phases, plan["first_phase"],
+    rules = CompiledRules(variant, table, deck, plan["deal"], plan["state_init"], phases, plan["first_phase"],
                           steps["facts"], steps["scoring"], steps["match"],
                           {name: namespace[f"f_{name}"] for name in plan["functions"]}, constants, plan["rules_by_id"],
                           plan["source"], namespace[plan["facts_all"]], namespace[plan["steps_all"]])
     return rules, namespace
+
+
+def table_and_deck(variant: Variant) -> tuple[Table, Deck]:
+    """The seats and the deck the variant's rules declare (rules/game.yaml)."""
+    table_def, deck_def = variant.ruleset.single["table"], variant.ruleset.single["deck"]
+    return (Table(table_def["seats"], table_def["teams"]),
+            Deck(deck_def["ranks"], deck_def["suits"], deck_def.get("aliases")))
 
 
 def store_plan(key: str, plan: dict) -> None:
