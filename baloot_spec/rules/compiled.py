@@ -217,8 +217,9 @@ def from_plan(variant: Variant, key: str, rebuild) -> CompiledRules | None:
         if found is None:
             if not full:
                 full.append(rebuild())
-            full[0].specialized(phase_name, values)        # (generates it and stores its code)
-            found = cached_phase(rules, namespace, phase_name, values) or full[0].specialized(phase_name, values)
+            made = full[0].specialized(phase_name, values)   # (generates it, and stores its code)
+            # bound to this namespace when the cache took it; else the full compile's own
+            found = cached_phase(rules, namespace, phase_name, values) or made
         return found
 
     rules.specializer = specializer
