@@ -34,3 +34,26 @@ def test_a_legal_event_is_a_plain_dict_to_json_pickle_and_copy():
     for twin in (pickle.loads(pickle.dumps(event)), copy.deepcopy(event), copy.copy(event), event.copy()):
         assert twin == event and type(twin) is dict
         twin["seat"] = "W"   # a copy is the caller's own
+
+
+def test_an_action_reads_the_fields_of_its_phases_other_actions_as_none():
+    # The trump phase (pickup_before_trump=sun) offers `trump` with a suit and `pickup` with no
+    # field: a rule about `suit` reads a pickup's as none. Every action of the phase carries the
+    # field, so the engine needs no __getattr__ fallback (which slows every attribute read).
+    from baloot_spec.engine.hand import _tables
+    rules = load_variant("default", {"pickup_before_trump": "sun"})
+    table = _tables(rules)["trump"]
+    by_type = {action.type: action for action in table.calls}
+    assert by_type["pickup"].suit is None and by_type["trump"].suit in rules.deck.suits
+    assert all(vars(action).keys() >= {"type", "suit"} for action in table.calls)
+    assert by_type["pickup"]._event == {"type": "pickup"}    # the event lists its own fields only
+    with pytest.raises(AttributeError):
+        by_type["pickup"].no_such_field
+    hand = Hand(rules, "N", {"deck": DECK})
+    # all pass in round one; W takes Hokum in round two and then names the suit (or picks up)
+    for seat, call in [("W", "pass"), ("S", "pass"), ("E", "pass"), ("N", "pass"),
+                       ("W", "hokum"), ("S", "pass"), ("E", "pass"), ("N", "pass")]:
+        hand.apply({"seat": seat, "type": "bid", "call": call})
+    assert hand.phase == "trump" and {"type": "pickup"} in hand.legal()
+    hand.apply({"seat": "W", "type": "pickup"})               # judged and applied through the rules
+    assert hand.state.mode == "sun"

@@ -303,7 +303,7 @@ class Hand:
             if value not in domain or (isinstance(value, bool) != isinstance(domain[0], bool)):
                 raise IllegalAction(WRONG_ACTION, f"{name} must be one of {', '.join(map(show, domain))}, not {value!r}")
             fields[name] = value
-        return Action(event["type"], **fields)
+        return Action(event["type"], **_with_every_field(phase, fields))
 
     def _candidates(self, phase) -> list:
         table = self._tables[phase.name]
@@ -464,7 +464,7 @@ class _CandidateTable:
                 self.by_card[card] = self.by_signature[card.text] = action
             return
         for action_type, fields in phase.call_candidates():   # (the order the fused narrow assumes)
-            action = Action(action_type, **fields)
+            action = Action(action_type, **_with_every_field(phase, fields))
             action._event = LegalEvent(type=action_type, **fields)
             self.calls.append(action)
             self.by_signature[_call_signature(action_type, list(fields), list(fields.values()))] = action
@@ -504,6 +504,13 @@ def _cleared(guard, candidates) -> frozenset:
         except Exception:   # the full check will run, and name the rule that fails
             pass
     return frozenset(cleared)
+
+
+def _with_every_field(phase, fields: dict) -> dict:
+    """A call's fields, and none for each field that only the phase's other actions have."""
+    every = {name: None for params in phase.actions.values() for name in params}
+    every.update(fields)
+    return every
 
 
 def _tables(rules) -> _Tables:
