@@ -99,7 +99,7 @@ class _ModuleBuilder:
 
 def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:
     """Check and compile every expression of a resolved variant. With `plan_key`, what the
-    engine needs is also kept in the disk cache under that key (compiled.load_plan)."""
+    engine needs is also kept in the disk cache under that key (read back by compiled.from_plan)."""
     reset_inline_names()
     rs = variant.ruleset
     deal_def = rs.single["deal"]
