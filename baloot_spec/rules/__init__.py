@@ -47,18 +47,10 @@ def load_variant(preset: str = "default", sets: dict | None = None, overlays: li
 
 
 def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:
-    """Check and compile every expression of a resolved variant (rules/compile.py, imported
-    only when a variant is compiled); the expressions' parse trees are kept in the disk cache."""
-    from ..expr.parser import TREES
+    """Check and compile every expression of a resolved variant (rules/compile.py: imported
+    here, when a variant is compiled, so that loading a cached one never imports it)."""
     from .compile import compile_variant as compile_checked
-    known = len(TREES)
-    if not known:
-        TREES.update(disk_cache.load("trees", "all") or {})
-        known = len(TREES)
-    compiled = compile_checked(variant, plan_key)
-    if len(TREES) > known:
-        disk_cache.store("trees", "all", dict(TREES))
-    return compiled
+    return compile_checked(variant, plan_key)
 
 
 __all__ = ["CompiledRules", "Variant", "load_variant", "resolve_variant", "compile_variant"]

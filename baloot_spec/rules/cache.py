@@ -3,11 +3,12 @@ parse trees, compiled variants' plans (compiled.py), generated code (marshalled)
 schema's validator.
 
 A cold `load_variant` spends most of its time reading and validating the YAML, parsing the
-expressions with Lark and compiling them; all of it depends only on the bytes of the rules files. Entries are keyed by a
-digest of every file under rules/, the package version and the source of the code that builds
-the cached objects (the loader and the expression parser), so neither an edited rules file nor
-an edited loader is ever served stale. The cache only ever holds what this package wrote itself; a missing, unreadable or
-unwritable cache just means doing the work. BALOOT_NO_CACHE=1 turns it off; BALOOT_CACHE_DIR
+expressions with Lark and compiling them; all of it depends only on the bytes of the rules
+files. Entries are keyed by a digest of every file under rules/, the package version and the
+source of the code that builds the cached objects (rules/*.py and expr/*.py), so neither an
+edited rules file nor edited compiling code is ever served stale. The cache only ever holds
+what this package wrote itself; a missing, unreadable or unwritable cache just means doing the
+work. BALOOT_NO_CACHE=1 turns it off; BALOOT_CACHE_DIR
 moves it (default: $XDG_CACHE_HOME/baloot-spec or ~/.cache/baloot-spec).
 """
 

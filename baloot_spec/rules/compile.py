@@ -18,7 +18,8 @@ import re
 from ..errors import RulesError
 from ..expr.builtins import builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
-from ..expr.parser import ExprSource, parse_expression
+from ..expr.parser import TREES, ExprSource, parse_expression
+from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
                        instantiate, store_phase_code, store_plan, table_and_deck)
 from .loader import Variant
@@ -99,7 +100,12 @@ class _ModuleBuilder:
 
 def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:
     """Check and compile every expression of a resolved variant. With `plan_key`, what the
-    engine needs is also kept in the disk cache under that key (read back by compiled.from_plan)."""
+    engine needs is also kept in the disk cache under that key (read back by compiled.from_plan).
+    The expressions' parse trees are kept in the disk cache too (Lark is the slow part)."""
+    known_trees = len(TREES)
+    if not known_trees:
+        TREES.update(disk_cache.load("trees", "all") or {})
+        known_trees = len(TREES)
     reset_inline_names()
     rs = variant.ruleset
     deal_def = rs.single["deal"]
@@ -337,6 +343,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     source = plan["source"]
     rules, namespace = instantiate(variant, plan)
     rules.specializer = specializer
+    if len(TREES) > known_trees:
+        disk_cache.store("trees", "all", dict(TREES))
     return rules
 
 
