@@ -145,7 +145,7 @@ def _audit_match(rules, document: dict, report: DocumentAudit) -> None:
 
 def _step_ids(rules) -> dict:
     """Fact and scoring step name -> its id (what a wrong claim is reported under); per variant."""
-    known = rules.__dict__.get("_audit_step_ids")
+    known = getattr(rules, "_audit_step_ids", None)
     if known is None:
         known = {name: step_id for name, step_id, _ in rules.facts}
         known.update({name: step_id for name, step_id, _ in rules.scoring})

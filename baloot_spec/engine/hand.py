@@ -28,6 +28,10 @@ OVER = "over"
 class Hand:
     """A hand being played under one compiled variant."""
 
+    # (slots: the machinery reads these on every action; copy() copies them by name)
+    __slots__ = ("rules", "deal", "deal_spec", "state", "events", "_seat", "_kept", "facts", "score",
+                 "_tables", "_phases", "_now", "_n_seats")
+
     def __init__(self, rules, dealer: str, deal: dict, match_scores: dict | None = None):
         if not rules.table.is_seat(dealer):
             raise DealError(f"unknown dealer {dealer!r} (seats: {' '.join(rules.table.seats)})", "dealer")
@@ -153,10 +157,10 @@ class Hand:
         Rec of the state (and the event log) is copied; cards, plays, finished tricks, actions,
         the deal and the compiled rules are shared, since nothing changes them in place."""
         new = object.__new__(type(self))
-        new.__dict__.update({k: (v if k in _SHARED else _copied(v)) for k, v in self.__dict__.items()})
-        state = object.__new__(type(self.state))
-        state.__dict__.update({k: _copied(v) for k, v in self.state.__dict__.items()})
-        new.state = state
+        for name in Hand.__slots__:
+            value = getattr(self, name)
+            setattr(new, name, value if name in _SHARED else _copied(value))
+        new.state = self.state.copy(_copied)
         return new
 
     # ---- applying ---------------------------------------------------------------------------
@@ -514,7 +518,7 @@ def _with_every_field(phase, fields: dict) -> dict:
 
 
 def _tables(rules) -> _Tables:
-    tables = rules.__dict__.get("_engine_tables")
+    tables = getattr(rules, "_engine_tables", None)
     if tables is None:
         tables = rules._engine_tables = _Tables(rules)
     return tables

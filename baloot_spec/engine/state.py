@@ -3,6 +3,11 @@
 Generic fields only: seats, hands, the trick being played, finished tricks, the phase, who is
 acting. Everything Baloot-specific (the contract, the standing bid, the doubling level, the
 projects...) is a state variable declared in rules/*.yaml and set by the rules' effects.
+
+Every class here sets its attributes one by one and never reads `__dict__`: on CPython 3.11 an
+instance whose `__dict__` was touched (`__dict__.update`, `vars()`) keeps its attributes in a real
+dict, and every attribute read on it takes about twice as long; rule expressions read state,
+action and play attributes thousands of times a hand.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ class Play:
     def __init__(self, seat: str, card, **annotations):
         self.seat = seat
         self.card = card
-        self.__dict__.update(annotations)
+        for name, value in annotations.items():
+            setattr(self, name, value)
 
     def __repr__(self) -> str:
         return f"{self.seat}:{self.card}"
@@ -73,11 +79,13 @@ class Action:
 
     def __init__(self, type_: str, **fields):
         self.type = type_
-        self.__dict__.update(fields)
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self._fields = tuple(fields)   # (key() reads them: never vars(self), see the module doc)
 
     def key(self) -> tuple:
-        return (self.type,) + tuple(sorted((k, _hashable(v)) for k, v in self.__dict__.items()
-                                           if k != "type" and not k.startswith("_")))
+        return (self.type,) + tuple(sorted((k, _hashable(getattr(self, k))) for k in self._fields
+                                           if not k.startswith("_")))
 
 
 def _hashable(value):
@@ -90,25 +98,29 @@ class State:
     """Attributes are what rule expressions read as names (`hand`, `trick`, `bid`, ...)."""
 
     def __init__(self, rules, dealer: str, match_scores: dict):
-        self.dealer = dealer
-        self.actor = None
-        self.phase = None
-        self.public = None
-        self.exposed = None     # a card exposed by accident during the deal, if the deal says so
-        self.hands = {seat: [] for seat in rules.table.seats}
-        self.initial = {seat: [] for seat in rules.table.seats}
-        self.dealt = {seat: [] for seat in rules.table.seats}
-        self.trick = []
-        self.tricks = []
-        self.played = set()
-        self.match_scores = Rec(match_scores)
-        self.all_cards = list(rules.deck.cards)
-        self.all_seats = list(rules.table.seats)
-        self.suits = list(rules.deck.suits)
-        self.leader = None
-        self._memo = {}   # values of zero-argument rule functions at this position (engine clears it)
-        self.__dict__.update(rules.fresh_state_vars())
+        seats = rules.table.seats
+        fields = {
+            "dealer": dealer, "actor": None, "phase": None, "public": None,
+            "exposed": None,   # a card exposed by accident during the deal, if the deal says so
+            "hands": {seat: [] for seat in seats}, "initial": {seat: [] for seat in seats},
+            "dealt": {seat: [] for seat in seats}, "trick": [], "tricks": [], "played": set(),
+            "match_scores": Rec(match_scores), "all_cards": list(rules.deck.cards),
+            "all_seats": list(seats), "suits": list(rules.deck.suits), "leader": None,
+            "_memo": {},   # values of zero-argument rule functions at this position (engine clears it)
+            **rules.fresh_state_vars()}
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self._fields = tuple(fields)   # what copy() copies (never vars(self): see the module doc)
+
+    def copy(self, copied) -> "State":
+        """A new State with `copied(value)` of each field (see Hand.copy), set one by one."""
+        new = object.__new__(State)
+        for name in self._fields:
+            setattr(new, name, copied(getattr(self, name)))
+        new._fields = self._fields
+        return new
 
     @property
     def hand(self):
         return self.hands.get(self.actor, []) if self.actor else []
+

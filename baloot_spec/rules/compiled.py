@@ -135,14 +135,14 @@ class CompiledRules:
     @property
     def hash(self) -> str:
         """The hash of the variant these rules were compiled from (worked out once)."""
-        known = self.__dict__.get("_hash")
+        known = getattr(self, "_hash", None)
         if known is None:
             known = self._hash = self.variant.hash
         return known
 
     def fresh_state_vars(self) -> dict:
         """New initial values: containers copied (one level deep is enough for YAML initials)."""
-        split = self.__dict__.get("_init_split")
+        split = getattr(self, "_init_split", None)
         if split is None:   # (once per variant: which initial values are containers)
             split = self._init_split = (
                 {n: v for n, v in self.state_init.items() if not isinstance(v, (list, dict))},
