@@ -1,5 +1,8 @@
 """The rule-expression language: what it computes, and how it refuses bad or hostile text."""
 
+import copy
+import pickle
+
 import pytest
 
 from baloot_spec.errors import RulesError
@@ -73,3 +76,14 @@ def test_bad_expressions_are_located_errors(text, message, column):
 def test_hostile_text_can_only_fail_to_load(hostile):
     with pytest.raises(RulesError):
         evaluate(hostile, x=[1])
+
+
+def test_a_record_reads_fields_as_attributes_and_keeps_the_dict_methods():
+    record = Rec(seat="N", items=3, project=Rec(value=20))
+    assert record.seat == "N" and record.project.value == 20
+    assert record["items"] == 3 and list(record.items()) == [("seat", "N"), ("items", 3), ("project", {"value": 20})]
+    with pytest.raises(AttributeError, match="missing"):
+        record.missing
+    assert not hasattr(record, "missing") and getattr(record, "missing", 7) == 7
+    for twin in (pickle.loads(pickle.dumps(record)), copy.deepcopy(record), copy.copy(record)):
+        assert twin == record and type(twin) is Rec and twin.project.value == 20

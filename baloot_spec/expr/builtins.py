@@ -9,15 +9,25 @@ from __future__ import annotations
 
 
 class Rec(dict):
-    """A record value built by a rule expression (`{name: ..., cards: ...}`) or by `map(...)`."""
+    """A record value built by a rule expression (`{name: ..., cards: ...}`) or by `map(...)`.
+
+    A field reads as an attribute (`d.project.value`); the dict's own methods keep their names
+    (a field called `items` is read as `rec["items"]`), and a missing field is an AttributeError.
+    This is `__getattribute__`, not `__getattr__`: with `__getattr__` CPython first fails the
+    ordinary lookup, which made every field read cost about 0.5 us, four times this."""
 
     __slots__ = ()
 
-    def __getattr__(self, name):
+    def __getattribute__(self, name, _own=object.__getattribute__):
+        if name in _DICT_NAMES:
+            return _own(self, name)
         try:
             return self[name]
         except KeyError:
-            raise AttributeError(name) from None
+            return _own(self, name)   # (raises the AttributeError)
+
+
+_DICT_NAMES = frozenset(dir(Rec))
 
 
 def _round_to(x: int, step: int, half: str) -> int:
