@@ -160,3 +160,12 @@ def test_a_file_changed_between_two_loads_is_read_again(rules_copy):
     schema.write_text(schema.read_text(encoding="utf-8").replace('"knobs"', '"knobz"', 1), encoding="utf-8")
     with pytest.raises(RulesError):
         resolve_variant("default")
+
+
+@pytest.mark.parametrize("name, reason", [("hands", "a field the engine keeps"), ("hand", "a field the engine keeps"),
+                                          ("if", "a reserved word")])
+def test_a_state_variable_may_not_take_an_engine_field_or_a_reserved_word(rules_copy, capsys, name, reason):
+    replace_in(rules_copy / "projects.yaml", "  declared: {initial: []", f"  {name}: {{initial: 0}}\n  declared: {{initial: []")
+    code, out, err = run(capsys, "rules", "check")
+    assert code == 2 and f"state {name!r} cannot be declared: it is {reason}" in err
+    assert "projects.yaml:" in err and "Traceback" not in err

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from keyword import iskeyword
 
 from ..errors import RulesError
 from ..expr.builtins import builtin_arity
@@ -111,6 +112,11 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     deal_def = rs.single["deal"]
     table, deck = table_and_deck(variant)
     constants = {name: _plain(value) for name, value in rs.maps["constants"].items()}
+    for name, spec in rs.maps["state"].items():
+        if iskeyword(name) or name in GENERIC_STATE:
+            where = spec.location() if hasattr(spec, "location") else None
+            raise RulesError(f"state {name!r} cannot be declared: "
+                             + ("it is a field the engine keeps" if name in GENERIC_STATE else "it is a reserved word"), where)
     state_init = {name: _plain(spec["initial"]) for name, spec in rs.maps["state"].items()}
 
     # Everything a value may have as an attribute: generic ones, record fields, annotations.
