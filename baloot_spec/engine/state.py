@@ -12,8 +12,10 @@ action and play attributes thousands of times a hand.
 
 from __future__ import annotations
 
+from keyword import iskeyword
 from operator import attrgetter
 
+from ..errors import RulesError
 from ..expr.builtins import Rec
 
 
@@ -98,19 +100,10 @@ class State:
     """Attributes are what rule expressions read as names (`hand`, `trick`, `bid`, ...)."""
 
     def __init__(self, rules, dealer: str, match_scores: dict):
-        seats = rules.table.seats
-        fields = {
-            "dealer": dealer, "actor": None, "phase": None, "public": None,
-            "exposed": None,   # a card exposed by accident during the deal, if the deal says so
-            "hands": {seat: [] for seat in seats}, "initial": {seat: [] for seat in seats},
-            "dealt": {seat: [] for seat in seats}, "trick": [], "tricks": [], "played": set(),
-            "match_scores": Rec(match_scores), "all_cards": list(rules.deck.cards),
-            "all_seats": list(seats), "suits": list(rules.deck.suits), "leader": None,
-            "_memo": {},   # values of zero-argument rule functions at this position (engine clears it)
-            **rules.fresh_state_vars()}
-        for name, value in fields.items():
-            setattr(self, name, value)
-        self._fields = tuple(fields)   # what copy() copies (never vars(self): see the module doc)
+        init = getattr(rules, "_state_init", None)
+        if init is None:
+            init = rules._state_init = _initializer(rules)
+        init(self, dealer, match_scores)
 
     def copy(self, copied) -> "State":
         """A new State with `copied(value)` of each field (see Hand.copy), set one by one."""
@@ -124,3 +117,33 @@ class State:
     def hand(self):
         return self.hands.get(self.actor, []) if self.actor else []
 
+
+def _initializer(rules):
+    """`init(state, dealer, match_scores)` for one compiled variant: every field set in a fixed
+    order, containers new, and `_fields` (what copy() copies). Generated once per variant, one
+    assignment a field: setting the ~40 fields in a loop with setattr() took 8 us a hand. Only
+    field names (checked to be identifiers) are written into the source; values are globals."""
+    seats = list(rules.table.seats)
+    values: dict = {}   # global name -> value
+    fields: dict = {}   # field -> Python expression
+
+    def const(value) -> str:
+        values[f"g{len(values)}"] = value
+        return f"g{len(values) - 1}"
+
+    per_seat = "{" + ", ".join(f"{const(seat)}: []" for seat in seats) + "}"
+    fields.update(dealer="dealer", actor="None", phase="None", public="None",
+                  exposed="None",   # a card exposed by accident during the deal, if the deal says so
+                  hands=per_seat, initial=per_seat, dealt=per_seat, trick="[]", tricks="[]", played="set()",
+                  match_scores=f"{const(Rec)}(match_scores)", all_cards=f"list({const(rules.deck.cards)})",
+                  all_seats=f"list({const(seats)})", suits=f"list({const(rules.deck.suits)})", leader="None",
+                  _memo="{}")   # values of zero-argument rule functions at this position (engine clears it)
+    for name, value in rules.state_init.items():   # (one level deep is enough for YAML initials)
+        fields[name] = f"{const(value)}.copy()" if isinstance(value, (list, dict)) else const(value)
+    if not all(name.isidentifier() and not iskeyword(name) for name in fields):
+        raise RulesError(f"a state field is not a name: {', '.join(n for n in fields if not n.isidentifier() or iskeyword(n))}")
+    lines = [f"    self.{name} = {source}" for name, source in fields.items()]
+    source = "def init(self, dealer, match_scores):\n" + "\n".join(lines) + f"\n    self._fields = {const(tuple(fields))}\n"
+    namespace = {"__builtins__": {"list": list, "set": set}, **values}
+    exec(compile(source, "<state fields>", "exec"), namespace)  # field names and global names only
+    return namespace["init"]

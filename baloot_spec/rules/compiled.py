@@ -140,18 +140,6 @@ class CompiledRules:
             known = self._hash = self.variant.hash
         return known
 
-    def fresh_state_vars(self) -> dict:
-        """New initial values: containers copied (one level deep is enough for YAML initials)."""
-        split = getattr(self, "_init_split", None)
-        if split is None:   # (once per variant: which initial values are containers)
-            split = self._init_split = (
-                {n: v for n, v in self.state_init.items() if not isinstance(v, (list, dict))},
-                [(n, v) for n, v in self.state_init.items() if isinstance(v, (list, dict))])
-        fresh = dict(split[0])
-        for name, value in split[1]:
-            fresh[name] = value.copy()
-        return fresh
-
 
 def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
     """Execute the plan's generated module and bind every name in the plan to its function
