@@ -100,36 +100,50 @@ class Hand:
         """The legal actions of the player to act, as events without the seat. A new list of
         read-only events (LegalEvent) made once per variant: `dict(event, seat=...)` to act.
 
-        The candidates the rules keep (`_kept`, [] when the hand is over) are worked out here,
-        once per position; the judgement of an event reads them (calling this first if needed)."""
+        What the rules keep (`_kept`: the cards of a trick phase, else the candidate calls; []
+        when the hand is over) is worked out here, once per position; the judgement of an event
+        reads it (calling this first if needed)."""
         kept = self._kept
         if kept is None:
             seat = self._seat
             if seat is _UNKNOWN:
                 seat = self._seat = self._turn()
             if seat is None:
-                kept = []
-            else:
-                S = self.state
-                phase, table, _, _ = self._now
-                if S.actor != seat:
-                    S.actor = seat
-                    S._memo = {}
-                if phase.kind == "tricks":
-                    candidates = list(map(table.by_card.__getitem__, S.hands[seat]))
-                else:
-                    candidates = table.calls
-                kept = phase.narrow(S, candidates)
+                self._kept = []
+                return []
+            S = self.state
+            phase, table, _, _ = self._now
+            if S.actor != seat:
+                S.actor = seat
+                S._memo = {}
+            if phase.kind != "tricks":
+                kept = phase.narrow(S, table.calls)
                 if kept is None:   # a rule failed: run them one by one, which names it
-                    kept, _ = self._narrow(phase, candidates, None)
+                    kept, _ = self._narrow(phase, table.calls, None)
+            elif phase.narrow_over_cards:   # the rules look at the cards alone
+                kept = phase.narrow(S, S.hands[seat])
+                if kept is None:
+                    kept = self._kept_cards(phase)
+            else:
+                kept = phase.narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
+                kept = self._kept_cards(phase) if kept is None else list(map(_CARD_OF, kept))
             self._kept = kept
-        return list(map(_EVENT_OF, kept))   # (C-level: no Python frame per action)
+        table = self._now[1]
+        if table is not None and table.play_type:
+            return list(map(table.event_of.__getitem__, kept))   # (C-level: no Python frame per card)
+        return list(map(_EVENT_OF, kept))
 
-    def _legal_actions(self) -> list:
-        """The kept candidates at this position (see legal())."""
+    def _kept_cards(self, phase) -> list:
+        """The cards the filter rules keep, run one by one (which names a rule that fails)."""
+        kept, _ = self._narrow(phase, self._candidates(phase), None)
+        return list(map(_CARD_OF, kept))
+
+    def _legal_keys(self) -> list:
+        """What the rules keep at this position, as _key() gives it (see legal())."""
         if self._kept is None:
             self.legal()
-        return self._kept
+        phase = self._now[0]
+        return self._kept if phase.kind == "tricks" else [self._key(phase, a) for a in self._kept]
 
     def check(self, event: dict):
         """The IllegalAction that refuses `event`, or None if it is legal (nothing is applied)."""
@@ -237,7 +251,7 @@ class Hand:
                     target = table.by_signature.get(signature)
                 except TypeError:  # an unhashable value: not a legal action as it stands
                     target = None
-                if target is not None and target in kept:
+                if target is not None and (target.card if table.play_type else target) in kept:
                     if target not in quiet_checks and phase.check(S, target) >= 0:
                         self._check_announcements(phase, target)   # raises, explained
                     return phase, target
@@ -257,7 +271,7 @@ class Hand:
         if force:
             return phase, target
         key = self._key(phase, target)
-        if not any(self._key(phase, a) == key for a in self._legal_actions()):
+        if key not in self._legal_keys():
             _, excluded_by = self._narrow(phase, self._candidates(phase), key)
             if excluded_by is not None:
                 raise IllegalAction(excluded_by.id, self._explain(excluded_by, target), _source_text(excluded_by.source))
@@ -431,6 +445,7 @@ def score_facts(rules, facts: dict) -> Rec:
 
 
 _EVENT_OF = attrgetter("_event")
+_CARD_OF = attrgetter("card")
 _UNKNOWN = object()       # the seat to act, not yet worked out at this position
 _NOTHING = frozenset()   # no candidate cleared by a guard
 _SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
@@ -457,7 +472,7 @@ class _CandidateTable:
     event it stands for (`_event`) and is found by that event's signature."""
 
     def __init__(self, rules, phase):
-        self.by_card, self.calls, self.by_signature = {}, [], {}
+        self.by_card, self.calls, self.by_signature, self.event_of = {}, [], {}, {}
         self.play_type = phase.action if phase.kind == "tricks" else None
         if phase.kind == "tricks":
             for card in rules.deck.cards:
@@ -466,6 +481,7 @@ class _CandidateTable:
                 action._event = LegalEvent(type=phase.action, card=card.text)
                 action._plays = {}
                 self.by_card[card] = self.by_signature[card.text] = action
+            self.event_of = {card: action._event for card, action in self.by_card.items()}
             return
         for action_type, fields in phase.call_candidates():   # (the order the fused narrow assumes)
             action = Action(action_type, **_with_every_field(phase, fields))

@@ -300,7 +300,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
                     on, when_src, values_src = effect_sources(effect)
                     parts[on].append((effect["id"], when_src, values_src, tuple(effect["set"])))
             scope = Scope(state=frozenset(hand_state), **base)
-            names = {"narrow": _fused_narrow(out, parts["filter"], _candidates_of(generic)), "check": _fused_check(out, parts["check"]),
+            names = {"narrow": _fused_narrow(out, parts["filter"], _candidates_of(generic), generic.narrow_over_cards), "check": _fused_check(out, parts["check"]),
                      "action": _fused_effects(out, parts["action"]), "exit": _fused_effects(out, parts["exit"]),
                      "next": _phase_fn(out, "next", item, expr(item["next"], scope, item["id"])),
                      "check_guard": _guard_fn(out, parts["check"]), "action_guard": _guard_fn(out, parts["action"])}
@@ -324,13 +324,15 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
 
     for name, parts in fused.items():
         phase = phases[name]
-        phase.narrow = _fused_narrow(builder, parts.get("filter", []), _candidates_of(phase))
+        phase.narrow_over_cards = phase.kind == "tricks" and all(_reads_only_card(f[2]) for f in parts.get("filter", []))
+        phase.narrow = _fused_narrow(builder, parts.get("filter", []), _candidates_of(phase), phase.narrow_over_cards)
         phase.check = _fused_check(builder, parts.get("check", []))
         phase.effects = {on: _fused_effects(builder, parts.get(on, [])) for on in ("action", "enter", "exit")}
         phase.check_guard = _guard_fn(builder, parts.get("check", []))
         phase.action_guard = _guard_fn(builder, parts.get("action", []))
     for phase in phases.values():
         if phase.narrow is None:
+            phase.narrow_over_cards = phase.kind == "tricks"
             phase.narrow, phase.check = _fused_narrow(builder, []), _fused_check(builder, [])
             phase.effects = {on: _fused_effects(builder, []) for on in ("action", "enter", "exit")}
             phase.check_guard = phase.action_guard = _guard_fn(builder, [])
@@ -404,7 +406,8 @@ def _candidates_of(phase) -> list | None:
     return phase.call_candidates() if phase.kind == "calls" else None
 
 
-def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | None = None) -> str:
+def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | None = None,
+                  over_cards: bool = False) -> str:
     """All filter rules of a phase in order: keep the candidates `only` holds for; with
     if_possible, skip a rule that would keep nothing. Consecutive plain rules make one pass:
     a candidate must pass each of them whose `when` holds. If any expression fails, the
@@ -412,7 +415,13 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
 
     With `candidates` (a calls phase: the engine passes all of them, in that order), the first
     pass is written out per candidate with its fields folded in: a conjunct `A.call != 'x'` is
-    true for every other call, so such a candidate is kept without testing it."""
+    true for every other call, so such a candidate is kept without testing it.
+
+    With `over_cards` (a tricks phase whose filters read nothing of a play but its card, see
+    _reads_only_card), the candidates are the cards themselves: the engine passes the hand
+    as it is, without making a play of each card first."""
+    if over_cards:
+        filters = [(rule_id, when, _on_cards(test), if_possible) for rule_id, when, test, if_possible in filters]
     body, group = [], []
     whole = [candidates is not None]   # C is still the whole candidate list
 
@@ -456,6 +465,23 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
     builder.count += 1
     builder.lines.append("\n".join(lines))
     return f"narrow{builder.count}"
+
+
+def _reads_only_card(test: str) -> bool:
+    """Whether the generated test reads nothing of the candidate `A` but `A.card`."""
+    tree = ast.parse(test, mode="eval")
+    cards = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "card"}
+    return all(id(n) in cards for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "A")
+
+
+def _on_cards(test: str) -> str:
+    """The test with the candidate a card: `A.card` read as `A` (see _reads_only_card)."""
+    class OnCards(ast.NodeTransformer):
+        def visit_Attribute(self, node):
+            if isinstance(node.value, ast.Name) and node.value.id == "A" and node.attr == "card":
+                return node.value
+            return self.generic_visit(node)
+    return ast.unparse(OnCards().visit(ast.parse(test, mode="eval")).body)
 
 
 def _per_candidate(test: str, candidates: list) -> list[str]:

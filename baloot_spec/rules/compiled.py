@@ -79,6 +79,7 @@ class CompiledPhase:
     # above stay for explaining a refusal): narrow(S, C) -> kept candidates; check(S, A) -> the
     # index in `checks` of the first refusing check, or -1; effects[at](S, A) applies them all.
     narrow: object = None
+    narrow_over_cards: bool = False   # tricks: narrow(S, cards) -> the cards kept (see compile._fused_narrow)
     check: object = None
     effects: dict = field(default_factory=dict)
     fixed: tuple = ()            # state the phase never changes (CompiledRules.specialized)
