@@ -15,7 +15,7 @@ DealError that names the refusing rule and its source.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import chain
+from operator import itemgetter
 
 from ..cards import CardError
 from ..errors import BalootError
@@ -201,9 +201,8 @@ class Deal:
             raise DealError(f"the cut takes {' '.join(str(c) for chunk in taken for c in chunk)} from this deck, "
                             f"not {' '.join(str(c) for chunk in recorded for c in chunk)}", "deal.cut.cards")
         if not placed:   # the common case: each seat's packets are fixed slices of the deck
-            slices, at = _dealing_slices(len(self.order), tuple(packets))
-            self.initial = {seat: list(chain.from_iterable(map(rest.__getitem__, mine)))
-                            for seat, mine in zip(self.order, slices)}
+            takers, at = _dealing_takers(len(self.order), tuple(packets))
+            self.initial = {seat: take(rest) for seat, take in zip(self.order, takers)}
         else:
             at = 0   # the next undealt card of `rest`
             self.initial = {seat: [] for seat in self.order}
@@ -270,15 +269,23 @@ def _order_after(table, dealer: str) -> tuple:
 
 
 @lru_cache(maxsize=16)
-def _dealing_slices(n_seats: int, packets: tuple) -> tuple:
+def _dealing_takers(n_seats: int, packets: tuple) -> tuple:
     """Where each seat's cards lie in the deck when it is dealt packet by packet, seat by seat:
-    per seat the slices of its packets, and the position after the last dealt card."""
-    slices, at = [[] for _ in range(n_seats)], 0
+    per seat a function taking its cards, in order, from the deck as a new list; and the
+    position after the last dealt card. (An itemgetter of the positions: one C call a seat.)"""
+    positions, at = [[] for _ in range(n_seats)], 0
     for size in packets:
         for seat in range(n_seats):
-            slices[seat].append(slice(at, at + size))
+            positions[seat].extend(range(at, at + size))
             at += size
-    return tuple(map(tuple, slices)), at
+    return tuple(map(_taker, positions)), at
+
+
+def _taker(positions: list):
+    if len(positions) == 1:   # (an itemgetter of one position gives the item, not a tuple)
+        return lambda deck, _at=positions[0]: [deck[_at]]
+    take = itemgetter(*positions)
+    return lambda deck: list(take(deck))
 
 
 def _no_repeats(cards, path):
