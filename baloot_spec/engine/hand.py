@@ -10,11 +10,10 @@ applying a trusted one, and `legal()` lists what the player to act may do.
 from __future__ import annotations
 
 from operator import attrgetter
-from types import SimpleNamespace
 
 from ..cards import CardError
 from ..errors import BalootError, IllegalAction, RuleRuntimeError
-from ..expr.builtins import Rec
+from ..expr.builtins import Rec, Values
 from ..text import show
 from .deal import Deal, DealError
 from .state import Action, LegalEvent, Play, State, Trick
@@ -441,7 +440,7 @@ def match_step(rules, scores: dict, hand_result: dict) -> Rec:
 
 def score_facts(rules, facts: dict) -> Rec:
     """Run the scoring steps over a hand's facts; every step's value, by name."""
-    return Rec(vars(rules.steps_all(SimpleNamespace(**facts))))
+    return Rec(vars(rules.steps_all(Values(**facts))))
 
 
 _EVENT_OF = attrgetter("_event")

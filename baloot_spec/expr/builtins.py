@@ -30,6 +30,16 @@ class Rec(dict):
 _DICT_NAMES = frozenset(dir(Rec))
 
 
+class Values:
+    """The facts and scoring steps of one hand, as attributes (`V.card_points`). A plain class,
+    filled one attribute at a time: reading an attribute of a SimpleNamespace takes about twice
+    as long, its attributes living in a real dict."""
+
+    def __init__(self, **values):
+        for name, value in values.items():
+            setattr(self, name, value)
+
+
 def _round_to(x: int, step: int, half: str) -> int:
     """x rounded to a multiple of step; an exact half goes 'down' or 'up'."""
     low = (x // step) * step

@@ -16,11 +16,10 @@ import marshal
 import sys
 from dataclasses import dataclass, field, replace
 from itertools import product
-from types import SimpleNamespace
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
-from ..expr.builtins import Rec, make_builtins
+from ..expr.builtins import Rec, Values, make_builtins
 from . import cache as disk_cache
 from .loader import Variant
 
@@ -149,7 +148,7 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
     constants = plan["constants"]
     namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_MISSING": object(),
                  "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
-                 "_AttributeError": AttributeError, "_Namespace": SimpleNamespace,
+                 "_AttributeError": AttributeError, "_Namespace": Values,
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in plan["indexable"]})
