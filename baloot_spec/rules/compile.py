@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from functools import lru_cache
 from keyword import iskeyword
 
 from ..errors import RulesError
@@ -467,6 +468,7 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
     return f"narrow{builder.count}"
 
 
+@lru_cache(maxsize=4096)   # (the same tests recur in every variant of a corpus run)
 def _reads_only_card(test: str) -> bool:
     """Whether the generated test reads nothing of the candidate `A` but `A.card`."""
     tree = ast.parse(test, mode="eval")
@@ -474,6 +476,7 @@ def _reads_only_card(test: str) -> bool:
     return all(id(n) in cards for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "A")
 
 
+@lru_cache(maxsize=4096)
 def _on_cards(test: str) -> str:
     """The test with the candidate a card: `A.card` read as `A` (see _reads_only_card)."""
     class OnCards(ast.NodeTransformer):
