@@ -77,9 +77,9 @@ def audit(args) -> int:
         import multiprocessing
         if _START_METHOD == "fork":   # what every worker needs, loaded once before the fork
             from .audit import audit_text  # noqa: F401
-            from .log.reader import check_document
+            from .log.reader import prepare_checks
             from .rules import load_variant
-            check_document({})   # compiles the log schema's validators
+            prepare_checks()     # compiles the log schema's validator
             if not override:     # (an override is loaded above already)
                 load_variant()
         with multiprocessing.get_context(_START_METHOD).Pool(args.jobs) as pool:

@@ -120,3 +120,19 @@ def test_a_damaged_cached_validator_is_made_again(monkeypatch, damaged):
         assert check_document(broken) and not VALIDATOR.is_valid(broken)
     finally:
         reader._fast_validator.cache_clear()
+
+
+def test_preparing_the_checks_and_reading_valid_logs_does_not_import_jsonschema(tmp_path):
+    # jsonschema only writes the messages of an invalid document; importing it costs a worker
+    # pool 40 ms of serial start-up (the parent prepares the checks before it forks).
+    import subprocess
+    import sys
+    log = tmp_path / "valid.jsonl"
+    log.write_text("".join(json.dumps(d) + "\n" for d in DOCUMENTS[:2]), encoding="utf-8")
+    script = ("import sys\nfrom baloot_spec.log.reader import prepare_checks, read_raw, _parse\n"
+              "prepare_checks()\n"
+              "items = [_parse(text, name, line) for name, line, text, _ in read_raw([sys.argv[1]])]\n"
+              "assert items and all(i.document is not None for i in items), items\n"
+              "print('jsonschema' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", script, str(log)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
