@@ -96,6 +96,19 @@ def _hashable(value):
     return value
 
 
+# The generic fields the engine itself changes once the first phase is entered, by the kind of
+# phase it is in ("*": in every phase; `hand` follows `hands` and `actor`). The compiler reads it
+# to know what a rule's value may see change later (tests/test_lazy_map.py checks it against
+# what the engine really does).
+ENGINE_WRITES = {
+    "*": frozenset({"phase", "actor", "hand", "_memo"}),
+    "calls": frozenset(),
+    "deal_rest": frozenset({"hands", "dealt"}),
+    "tricks": frozenset({"hands", "trick", "tricks", "played", "leader"}),
+    "score": frozenset(),
+}
+
+
 class State:
     """Attributes are what rule expressions read as names (`hand`, `trick`, `bid`, ...)."""
 

@@ -30,6 +30,85 @@ class Rec(dict):
 _DICT_NAMES = frozenset(dir(Rec))
 
 
+class LazyMap(Rec):
+    """A `map(...)` set by an effect whose entries are each worked out when first read.
+
+    The compiler makes one only where that cannot be told from the eager map (rules/compile.py,
+    `_lazy_map`): the entries read state that nothing changes for the rest of the hand, and they
+    read it from `frozen`, a copy of just those fields taken when the effect ran (so the map holds
+    no reference to the live state, and copies of a hand may share it). Most seats never declare
+    a project, and a hand then never pays for finding them. Every way of looking at the whole map
+    (iterating, comparing, printing, JSON, pickle) first fills in what is missing, in key order."""
+
+    __slots__ = ("_keys", "_entry", "_frozen")
+
+    def __init__(self, keys, entry, state, fields):
+        frozen = Values()
+        for name in fields:
+            setattr(frozen, name, getattr(state, name))
+        _set(self, "_keys", tuple(keys))
+        _set(self, "_entry", entry)
+        _set(self, "_frozen", frozen)
+
+    def __missing__(self, key):
+        if key not in _own(self, "_keys"):
+            raise KeyError(key)
+        value = self[key] = _own(self, "_entry")(_own(self, "_frozen"), key)
+        return value
+
+    def _filled(self) -> dict:
+        """The whole map as a plain dict, in key order (entries worked out as needed)."""
+        return {key: self[key] for key in _own(self, "_keys")}
+
+    def get(self, key, default=None):
+        return self[key] if key in _own(self, "_keys") else default
+
+    def __contains__(self, key):
+        return key in _own(self, "_keys")
+
+    def __len__(self):
+        return len(_own(self, "_keys"))
+
+    def __iter__(self):
+        return iter(_own(self, "_keys"))
+
+    def keys(self):
+        return self._filled().keys()
+
+    def values(self):
+        return self._filled().values()
+
+    def items(self):
+        return self._filled().items()
+
+    def copy(self):
+        return Rec(self._filled())
+
+    def __eq__(self, other):
+        return self._filled() == (other._filled() if isinstance(other, LazyMap) else other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = None
+
+    def __or__(self, other):
+        return Rec(self._filled()) | other
+
+    def __ror__(self, other):
+        return other | self._filled()
+
+    def __repr__(self):
+        return repr(self._filled())
+
+    def __reduce__(self):   # pickled (and deep-copied) as the filled-in record
+        return (Rec, (self._filled(),))
+
+
+_own = object.__getattribute__
+_set = object.__setattr__
+
+
 class Values:
     """The facts and scoring steps of one hand, as attributes (`V.card_points`). A plain class,
     filled one attribute at a time: reading an attribute of a SimpleNamespace takes about twice

@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 from keyword import iskeyword
 
+from ..engine.state import ENGINE_WRITES
 from ..errors import RulesError
 from ..expr.builtins import builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
@@ -70,6 +71,7 @@ class _ModuleBuilder:
     def __init__(self):
         self.lines: list[str] = []
         self.count = 0
+        self.bodies: dict[str, str] = {}   # function name -> the expression it returns
 
     def add(self, args: str, body: str, prefix: str = "g") -> str:
         self.count += 1
@@ -78,10 +80,12 @@ class _ModuleBuilder:
         return name
 
     def add_named(self, name: str, args: str, body: str) -> None:
+        self.bodies[name] = body
         prelude = "".join(f"    {line}\n" for line in lazy_locals_prelude(body))
         self.lines.append(f"def {name}({args}):\n{prelude}    return {body}\n")
 
     def add_memoized(self, name: str, key: str, body: str) -> None:
+        self.bodies[name] = body
         # No exception on either path: a miss is as common as a hit (the memo lives one position).
         prelude = "".join(f"    {line}\n" for line in lazy_locals_prelude(body))
         self.lines.append(
@@ -185,10 +189,12 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     rules_by_id = {}
     fused: dict[str, dict] = {}   # phase -> sources of its rules and effects, for the fused functions
     phases: dict[str, CompiledPhase] = {}
+    next_texts: dict[str, str] = {}   # phase -> its `next` as Python (which phases can follow)
     for ph in rs.lists["phases"]:
         scope = Scope(state=frozenset(hand_state), **base)
+        next_texts[ph["name"]] = expr(ph["next"], scope, ph["id"])
         cp = CompiledPhase(name=ph["name"], kind=ph["kind"], id=ph["id"], source=ph.get("source"),
-                           next=_phase_fn(builder, "next", ph, expr(ph["next"], scope, ph["id"])))
+                           next=_phase_fn(builder, "next", ph, next_texts[ph["name"]]))
         if ph["kind"] == "calls":
             for action, params in ph["actions"].items():
                 cp.actions[action] = {name: (list(deck.suits) if dom == "suits" else [_plain(v) for v in dom])
@@ -261,6 +267,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
                 raise RulesError(f"effect sets {name!r}, which phase {phase.name!r} declares fixed",
                                  effect["set"].key_location(name), effect["id"])
         on, when_src, values_src = effect_sources(effect)
+        if on == "enter":   # (entering a phase: never part of a specialised phase's code)
+            values_src = _lazy_maps(builder, values_src, _written_after(rs.lists["effects"], effect, phases, next_texts))
         when = _fn(builder, "S, A", when_src)
         values = _fn(builder, "S, A", values_src)
         fused.setdefault(effect["phase"], {}).setdefault(on, []).append(
@@ -466,6 +474,109 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
     builder.count += 1
     builder.lines.append("\n".join(lines))
     return f"narrow{builder.count}"
+
+
+def _lazy_maps(builder: _ModuleBuilder, values: str, unstable: frozenset) -> str:
+    """An effect's values (a tuple, as Python text) with each `map(...)` whose entries read only
+    state in no way `unstable` made a LazyMap (expr/builtins.py): its entries are worked out when
+    first read, from a copy of the fields they read taken now. Since nothing changes those fields
+    for the rest of the hand, an entry is the same whenever it is worked out; what the entries
+    read is found on the generated code, through the rule functions it calls."""
+    tree = ast.parse(values, mode="eval")
+    changed = False
+    for index, value in enumerate(tree.body.elts):
+        comp = value.args[0] if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                                 and value.func.id == "_R" and len(value.args) == 1 and not value.keywords) else None
+        if not (isinstance(comp, ast.DictComp) and len(comp.generators) == 1 and isinstance(comp.key, ast.Name)
+                and isinstance(comp.generators[0].target, ast.Name) and comp.key.id == comp.generators[0].target.id
+                and not comp.generators[0].is_async):
+            continue
+        reads = _state_reads(comp.value, builder.bodies)
+        if reads is None or reads & unstable:
+            continue
+        loop = comp.generators[0]
+        keys = ast.ListComp(elt=ast.Name(loop.target.id, ast.Load()), generators=[loop])
+        entry = builder.add(f"S, {loop.target.id}", ast.unparse(comp.value), prefix="entry")
+        fields = tuple(sorted(reads - {"_memo"}))
+        tree.body.elts[index] = ast.parse(f"_LazyMap({ast.unparse(keys)}, {entry}, S, {fields!r})", mode="eval").body
+        changed = True
+    return ast.unparse(tree.body) if changed else values
+
+
+def _state_reads(node, bodies: dict, seen: set | None = None) -> set | None:
+    """The state fields a generated expression reads (`S.<field>`, and through the rule functions
+    it calls with S); None if it uses S or the action in any other way."""
+    seen = set() if seen is None else seen
+    reads: set = set()
+
+    def visit(node) -> bool:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "S":
+            reads.add(node.attr)
+            return True
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.startswith("f_")
+                and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == "S"):
+            if node.func.id not in seen:
+                seen.add(node.func.id)
+                body = bodies.get(node.func.id)
+                inner = None if body is None else _state_reads(ast.parse(body, mode="eval").body, bodies, seen)
+                if inner is None:
+                    return False
+                reads.update(inner)
+            return all(visit(arg) for arg in node.args[1:]) and all(visit(k.value) for k in node.keywords)
+        if isinstance(node, ast.Name) and node.id in ("S", "A"):
+            return False
+        return all(visit(child) for child in ast.iter_child_nodes(node))
+
+    return reads if visit(node) else None
+
+
+def _written_after(effects: list, effect, phases: dict, next_texts: dict) -> frozenset:
+    """The state fields that can change after `effect` (an `at: enter` effect) has run, until the
+    hand ends: those set by itself and the enter effects after it, by its phase's other effects,
+    by every phase that can follow, and by the engine in each of them (ENGINE_WRITES)."""
+    here = effect["phase"]
+    following = _following(next_texts)[here]
+    written = set(ENGINE_WRITES["*"])
+    for name in following | {here}:
+        written |= ENGINE_WRITES[phases[name].kind]
+    at_or_after = False
+    for other in effects:
+        at_or_after = at_or_after or other is effect
+        if (other["phase"] in following or (other["phase"] == here and (
+                at_or_after or other.get("at", "action") != "enter"))):
+            written.update(other["set"])
+    return frozenset(written)
+
+
+def _following(next_texts: dict) -> dict[str, set]:
+    """Each phase's possible successors, transitively. A `next` that is not made of phase names
+    (literals, chosen between by conditions) may lead anywhere."""
+    direct = {name: _next_names(text, next_texts) for name, text in next_texts.items()}
+    out = {}
+    for name in next_texts:
+        seen, todo = set(), [name]
+        while todo:
+            for successor in direct[todo.pop()]:
+                if successor not in seen:
+                    seen.add(successor)
+                    todo.append(successor)
+        out[name] = seen
+    return out
+
+
+def _next_names(text: str, names) -> set:
+    found: set = set()
+
+    def walk(node) -> bool:
+        if isinstance(node, ast.IfExp):
+            return walk(node.body) and walk(node.orelse)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value in names:
+                found.add(node.value)
+            return True
+        return False
+
+    return found if walk(ast.parse(text, mode="eval").body) else set(names)
 
 
 @lru_cache(maxsize=4096)   # (the same tests recur in every variant of a corpus run)

@@ -19,7 +19,7 @@ from itertools import product
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
-from ..expr.builtins import Rec, Values, make_builtins
+from ..expr.builtins import LazyMap, Rec, Values, make_builtins
 from . import cache as disk_cache
 from .loader import Variant
 
@@ -146,7 +146,7 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
     (the plan's objects are bound in place). Returns the rules and the module's namespace."""
     table, deck = table_and_deck(variant)   # (made again: a plan holds no engine objects)
     constants = plan["constants"]
-    namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_MISSING": object(),
+    namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_LazyMap": LazyMap, "_MISSING": object(),
                  "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
                  "_AttributeError": AttributeError, "_Namespace": Values,
                  **make_builtins(table)}
