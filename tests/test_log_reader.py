@@ -14,7 +14,8 @@ from baloot_spec.simulate import simulate_hands
 from baloot_spec.rules import load_variant
 
 RULES = load_variant()
-DOCUMENTS = list(simulate_hands(RULES, 6, seed=21))
+# As a reader gets them: parsed from JSON (in memory, some strings are located YAML strings).
+DOCUMENTS = [json.loads(json.dumps(d)) for d in simulate_hands(RULES, 6, seed=21)]
 VALIDATOR = jsonschema.Draft202012Validator(_schema())
 VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 200), st.sampled_from(
     ["N", "X", "AS", "10S", "ZZ", "pass", "hokum", "play", "bid", "double", "NS", "", "baloot-log/1"]),
@@ -85,6 +86,36 @@ def test_a_value_that_fits_no_form_is_located_at_its_deepest_error():
     document["hands"][0]["deal"]["cut"] = {"by": "E", "option": 5}
     errors = check_document(document)
     assert errors == [{"path": "$.hands[0].deal.cut.option", "message": "5 is not of type 'string'"}]
+
+
+EVENTS = [
+    {"type": "play", "seat": "N", "card": "AS"}, {"type": "play", "card": "AS"}, {"seat": "N"}, {},
+    {"type": "play", "seat": 3, "card": "AS"}, {"type": "play", "seat": "N", "card": True},
+    {"type": "double", "seat": "N", "call": "pass", "closed": "no"}, {"type": "double", "seat": "N", "closed": 0},
+    {"type": "play", "seat": "N", "card": "AS", "declare": ["sira", 3]}, {"type": "play", "seat": "N", "declare": "sira"},
+    {"type": "play", "seat": "N", "card": "AS", "declare": []}, {"type": "play", "seat": "N", "ekka": 1},
+    {"type": "play", "seat": "N", "card": "AS", "note": 7},   # (other keys are allowed)
+    ["play"], "play", None, 3,
+]
+
+
+@pytest.mark.parametrize("event", EVENTS, ids=range(len(EVENTS)))
+def test_the_plain_event_check_agrees_with_jsonschema(event):
+    # Events are checked by a loop of our own (reader._flat_records), not by fastjsonschema.
+    document = copy.deepcopy(DOCUMENTS[0])
+    document["hands"][0]["events"].insert(3, event)
+    assert (check_document(document) == []) == VALIDATOR.is_valid(document)
+
+
+def test_only_arrays_of_flat_records_leave_the_fast_validator():
+    from baloot_spec.log.reader import _flat_check, _flat_records
+    assert [path for path, _ in _flat_records()[1]] == [("hands", "*", "events")]
+    record = {"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}}}
+    assert _flat_check(record)({"a": "x", "b": 1}) and not _flat_check(record)({"b": 1})
+    for stricter in ({**record, "additionalProperties": False}, {**record, "properties": {"a": {"enum": ["x"]}}},
+                     {**record, "properties": {"a": {"type": "number"}}}, {**record, "minProperties": 1},
+                     {**record, "properties": {"a": {"type": "array", "items": {"type": "string"}, "maxItems": 2}}}):
+        assert _flat_check(stricter) is None, stricter
 
 
 DEALS = [
