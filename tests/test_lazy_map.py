@@ -152,3 +152,40 @@ def test_copies_of_a_hand_share_the_lazy_projects_safely():
             hand.apply(event)
         assert fork.result() == hand.result() == played.result()
         assert fork.state.projects == hand.state.projects
+
+
+FAILING_OVERLAY = '''overlay: projects-fail-for-north
+title: North's projects cannot be worked out
+source: "choice: test"
+replace:
+  - id: projects.find
+    phase: play
+    at: enter
+    set: {projects: "map(best_projects(dealt[s]) if s != 'N' else dealt[s][99] for s in all_seats)"}
+    source: "de: Projekte"
+'''
+
+
+def test_an_entry_that_fails_is_reported_under_the_effect_id(tmp_path):
+    from baloot_spec.errors import RuleRuntimeError
+    overlay = tmp_path / "failing.yaml"
+    overlay.write_text(FAILING_OVERLAY, encoding="utf-8")
+    rules = load_variant(overlays=[str(overlay)])
+    assert "_LazyMap(" in rules.python_source
+    played = play_random_hand(load_variant(), random.Random(3), "N")
+    hand = Hand(rules, "N", played.deal_spec)
+    for event in played.events:
+        if hand.phase == "play":
+            break
+        hand.apply(event)
+    assert hand.phase == "play" and hand.state.projects["E"] is not None
+    with pytest.raises(RuleRuntimeError) as failed:
+        hand.state.projects["N"]
+    assert failed.value.rule_id == "projects.find" and "IndexError" in str(failed.value)
+
+
+def test_a_key_given_twice_is_one_entry():
+    class Frozen:
+        pass
+    lazy = LazyMap(["N", "E", "N"], lambda frozen, key: key * 2, Frozen(), ())
+    assert len(lazy) == 2 and list(lazy) == ["N", "E"] and lazy == {"N": "NN", "E": "EE"}

@@ -46,7 +46,7 @@ class LazyMap(Rec):
         frozen = Values()
         for name in fields:
             setattr(frozen, name, getattr(state, name))
-        _set(self, "_keys", tuple(keys))
+        _set(self, "_keys", tuple(dict.fromkeys(keys)))   # (a key given twice is one entry, as in a dict)
         _set(self, "_entry", entry)
         _set(self, "_frozen", frozen)
 

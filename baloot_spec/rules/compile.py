@@ -268,7 +268,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
                                  effect["set"].key_location(name), effect["id"])
         on, when_src, values_src = effect_sources(effect)
         if on == "enter":   # (entering a phase: never part of a specialised phase's code)
-            values_src = _lazy_maps(builder, values_src, _written_after(rs.lists["effects"], effect, phases, next_texts))
+            values_src = _lazy_maps(builder, effect["id"], values_src,
+                                    _written_after(rs.lists["effects"], effect, phases, next_texts))
         when = _fn(builder, "S, A", when_src)
         values = _fn(builder, "S, A", values_src)
         fused.setdefault(effect["phase"], {}).setdefault(on, []).append(
@@ -476,12 +477,14 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
     return f"narrow{builder.count}"
 
 
-def _lazy_maps(builder: _ModuleBuilder, values: str, unstable: frozenset) -> str:
+def _lazy_maps(builder: _ModuleBuilder, effect_id: str, values: str, unstable: frozenset) -> str:
     """An effect's values (a tuple, as Python text) with each `map(...)` whose entries read only
     state in no way `unstable` made a LazyMap (expr/builtins.py): its entries are worked out when
     first read, from a copy of the fields they read taken now. Since nothing changes those fields
     for the rest of the hand, an entry is the same whenever it is worked out; what the entries
-    read is found on the generated code, through the rule functions it calls."""
+    read is found on the generated code, through the rule functions it calls. An entry that
+    fails is reported under the effect's id, as the eager map's failure would be (only later:
+    when it is first read)."""
     tree = ast.parse(values, mode="eval")
     changed = False
     for index, value in enumerate(tree.body.elts):
@@ -496,7 +499,9 @@ def _lazy_maps(builder: _ModuleBuilder, values: str, unstable: frozenset) -> str
             continue
         loop = comp.generators[0]
         keys = ast.ListComp(elt=ast.Name(loop.target.id, ast.Load()), generators=[loop])
-        entry = builder.add(f"S, {loop.target.id}", ast.unparse(comp.value), prefix="entry")
+        entry_value = ast.unparse(comp.value)
+        entry = _guarded(builder, "entry", f"S, {loop.target.id}", [effect_id],
+                         [*lazy_locals_prelude(entry_value), f"R = {entry_value}"], "R")
         fields = tuple(sorted(reads - {"_memo"}))
         tree.body.elts[index] = ast.parse(f"_LazyMap({ast.unparse(keys)}, {entry}, S, {fields!r})", mode="eval").body
         changed = True
