@@ -255,6 +255,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
         (phase.filters if kind == "filter" else phase.checks).append(compiled)
         rules_by_id[rule["id"]] = compiled
 
+    following = _following(next_texts)   # (which phases can follow each one: for lazy maps)
     for effect in rs.lists["effects"]:
         phase = phases.get(effect["phase"])
         if phase is None:
@@ -269,7 +270,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
         on, when_src, values_src = effect_sources(effect)
         if on == "enter":   # (entering a phase: never part of a specialised phase's code)
             values_src = _lazy_maps(builder, effect["id"], values_src,
-                                    _written_after(rs.lists["effects"], effect, phases, next_texts))
+                                    _written_after(rs.lists["effects"], effect, phases, following))
         when = _fn(builder, "S, A", when_src)
         values = _fn(builder, "S, A", values_src)
         fused.setdefault(effect["phase"], {}).setdefault(on, []).append(
@@ -535,12 +536,12 @@ def _state_reads(node, bodies: dict, seen: set | None = None) -> set | None:
     return reads if visit(node) else None
 
 
-def _written_after(effects: list, effect, phases: dict, next_texts: dict) -> frozenset:
+def _written_after(effects: list, effect, phases: dict, following: dict) -> frozenset:
     """The state fields that can change after `effect` (an `at: enter` effect) has run, until the
     hand ends: those set by itself and the enter effects after it, by its phase's other effects,
     by every phase that can follow, and by the engine in each of them (ENGINE_WRITES)."""
     here = effect["phase"]
-    following = _following(next_texts)[here]
+    following = following[here]
     written = set(ENGINE_WRITES["*"])
     for name in following | {here}:
         written |= ENGINE_WRITES[phases[name].kind]
