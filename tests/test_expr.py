@@ -48,6 +48,19 @@ def test_expressions_compute_what_they_say(text, value):
     assert evaluate(text, x=3, xs=[1, 2, 3]) == value
 
 
+@pytest.mark.parametrize("text", ["max(n for n in x)", "min(n for n in x)", "max(n for n in none)"])
+def test_max_min_of_what_is_no_list_is_still_an_error(text):
+    # (the compiler writes `max([*xs] or [None])` for speed: an empty list gives none, and a
+    # value that cannot be iterated must still fail, as `max(xs, default=None)` did)
+    with pytest.raises(TypeError):
+        evaluate(text, x=3)
+
+
+def test_max_of_a_map_reads_its_keys():
+    assert evaluate("max(t for t in m)", m=Rec({"EW": 1, "NS": 0})) == "NS"
+    assert evaluate("min(t for t in m)", m=Rec({})) is None
+
+
 @pytest.mark.parametrize("text, message, column", [
     ("x +", "syntax error", 4),
     ("x == led_sut", "unknown name 'led_sut'", 6),

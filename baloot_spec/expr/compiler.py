@@ -293,7 +293,7 @@ class _Emitter:
             # read in the enclosing scope, where a derived value can be held in a local.
             self._comprehension_parts(node, bound, 1)   # (the same checks of the loop variable)
             it = self.emit(iterable, bound)
-            return f"{name}({it}, default=None)" if name != "sum" else f"sum({it})"
+            return f"{name}([*{it}] or [None])" if name != "sum" else f"sum({it})"
         el, var, it, cond = self._comprehension_parts(node, bound, 1)
         loop = f" for {var} in {it}"
         filt = f" if {cond}" if cond else ""
@@ -304,7 +304,9 @@ class _Emitter:
             test = f"({cond}) and ({el})" if cond else f"({el})"
             return f"b_len([1{loop} if {test}])"
         if name in ("max", "min"):
-            return f"{name}([{el}{loop}{filt}], default=None)"
+            # (`or [None]`, not `default=None`: a builtin called with a keyword takes CPython's
+            # slow path, 0.25 against 0.11 us; `[*xs]` still refuses what is not iterable)
+            return f"{name}([{el}{loop}{filt}] or [None])"
         if name == "first":
             return f"next(({el}{loop}{filt}), None)"
         if name == "any":
