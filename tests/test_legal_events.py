@@ -57,3 +57,18 @@ def test_an_action_reads_the_fields_of_its_phases_other_actions_as_none():
     assert hand.phase == "trump" and {"type": "pickup"} in hand.legal()
     hand.apply({"seat": "W", "type": "pickup"})               # judged and applied through the rules
     assert hand.state.mode == "sun"
+
+
+@pytest.mark.parametrize("change", [{"type": ["bid"]}, {"call": ["pass"]}, {"call": {"x": 1}}, {"call": 0},
+                                    {"call": True}, {"call": 1.5}, {"type": None}])
+def test_an_event_of_the_wrong_shape_is_refused_not_a_crash(change):
+    # (the legal-action lookup hashes the event's values: an unhashable one is refused as the
+    # wrong action, like any other misshapen event, and never escapes as a TypeError)
+    from baloot_spec.errors import IllegalAction
+    hand = Hand(RULES, "N", {"deck": DECK})
+    event = dict(hand.legal()[0], seat=hand.turn(), **change)
+    refusal = hand.check(event)
+    assert refusal is not None and refusal.rule_id == "phase.wrong-action", refusal
+    with pytest.raises(IllegalAction):
+        hand.apply(event)
+    assert hand.events == []

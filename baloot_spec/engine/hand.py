@@ -242,12 +242,11 @@ class Hand:
                 kept = self._kept
             if kept and event.get("seat") == self._seat:
                 phase, table, quiet_checks, _ = self._now
-                if len(event) == 3 and event.get("type") == table.play_type:  # a card, nothing said
-                    signature = event.get("card")
-                else:
-                    signature = _signature(phase, event)
                 try:
-                    target = table.by_signature.get(signature)
+                    if len(event) == 3 and event.get("type") == table.play_type:  # a card, nothing said
+                        target = table.by_signature.get(event.get("card"))
+                    else:
+                        target = table.by_signature.get(_signature(phase, table, event))
                 except TypeError:  # an unhashable value: not a legal action as it stands
                     target = None
                 if target is not None and (target.card if table.play_type else target) in kept:
@@ -473,6 +472,9 @@ class _CandidateTable:
     def __init__(self, rules, phase):
         self.by_card, self.calls, self.by_signature, self.event_of = {}, [], {}, {}
         self.play_type = phase.action if phase.kind == "tricks" else None
+        # per call type: its parameters' names, and what each is when the event leaves it out
+        self.call_fields = {action_type: (tuple(params), tuple(d[0] if isinstance(d[0], bool) else None for d in params.values()))
+                            for action_type, params in phase.actions.items()}
         if phase.kind == "tricks":
             for card in rules.deck.cards:
                 action = Action(phase.action, card=card, **{
@@ -486,7 +488,7 @@ class _CandidateTable:
             action = Action(action_type, **_with_every_field(phase, fields))
             action._event = LegalEvent(type=action_type, **fields)
             self.calls.append(action)
-            self.by_signature[_call_signature(action_type, list(fields), list(fields.values()))] = action
+            self.by_signature[_call_signature(action_type, tuple(map(fields.get, *self.call_fields[action_type])))] = action
 
 
 class _Tables(dict):
@@ -539,13 +541,13 @@ def _tables(rules) -> _Tables:
     return tables
 
 
-def _call_signature(action_type: str, names, values) -> tuple:
-    """How a call is looked up among the legal ones: its type and each parameter's value and
-    Python type (so that 0 is not taken for false)."""
-    return (action_type,) + tuple(zip(values, map(type, values)))   # (C-level: no generator)
+def _call_signature(action_type: str, values: tuple) -> tuple:
+    """How a call is looked up among the legal ones: its type, its parameters' values and their
+    Python types (so that 0 is not taken for false)."""
+    return (action_type, values, tuple(map(type, values)))   # (C-level: no generator)
 
 
-def _signature(phase, event: dict):
+def _signature(phase, table, event: dict):
     """The signature of `event` if it can be matched against the legal actions as it stands
     (canonical card text, no announcement or only the default ones), else None."""
     if phase.kind == "tricks":
@@ -559,11 +561,10 @@ def _signature(phase, event: dict):
                 if not (value is default or (type(value) is list and type(default) is list and value == default)):
                     return None
         return event.get("card")
-    params = phase.actions.get(event.get("type"))
-    if params is None:
+    fields = table.call_fields.get(event.get("type"))
+    if fields is None:
         return None
-    return _call_signature(event["type"], params, [
-        event.get(name, domain[0] if isinstance(domain[0], bool) else None) for name, domain in params.items()])
+    return _call_signature(event["type"], tuple(map(event.get, *fields)))
 
 
 def _source_text(source) -> str | None:
