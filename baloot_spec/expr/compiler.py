@@ -251,14 +251,16 @@ class _Emitter:
 
     def _inlined(self, name: str, argv: list[str]):
         """The body of rule function `name` with `argv` substituted, or None if it is not
-        inlined (no checked body yet, recursion, too deep, or an argument that is not a plain
-        name, attribute or literal and so would be evaluated more than once)."""
+        inlined (no checked body yet, recursion, too deep, or an argument that is neither a
+        plain name, attribute or literal nor read exactly once, unconditionally, by the body;
+        see _used_once)."""
         entry = self.scope.inline.get(name)
         if entry is None or name in self.stack or len(self.stack) >= _INLINE_DEPTH:
             return None
-        if not all(_SIMPLE.match(a) or _LAZY_SIMPLE.match(a) for a in argv):
-            return None
         params, tree, callee_scope = entry
+        for param, arg in zip(params, argv):
+            if not (_SIMPLE.match(arg) or _LAZY_SIMPLE.match(arg) or _used_once(tree, param, ":=" in arg)):
+                return None
         emitter = _Emitter(callee_scope, f"_{next(_INLINE_COUNTER)}", self.stack | {name}, self.fixed)
         emitter.in_iterable = self.in_iterable
         text = emitter.emit(tree, dict(zip(params, argv)))
@@ -379,6 +381,51 @@ class _Emitter:
 
     def _neg(self, node, bound):
         return f"(-{self.emit(node.children[0], bound)})"
+
+
+def _used_once(tree, param: str, walrus: bool) -> bool:
+    """Whether `param` is read exactly once in a function body `tree`, where the body always
+    evaluates it exactly once: not in a branch of `if`/`else`, not right of `and`/`or`, not in
+    a comprehension's element or condition (and, if its argument holds an assignment
+    expression, not in a comprehension's iterable, where Python forbids one). An argument of
+    any shape can then be written in its place: expressions have no side effects, so the value
+    is the same; only which of two failing expressions fails first could differ."""
+    uses = []
+
+    def walk(node, once: bool, iterable: bool, hidden: bool) -> None:
+        if not isinstance(node, lark.Tree):
+            return
+        kind, kids = node.data, node.children
+        if kind == "name":
+            if not hidden and str(kids[0]) == param:
+                uses.append(once and not (walrus and iterable))
+            return
+        if kind in ("aggregate", "listcomp"):
+            elem, var, iterable_node, cond = kids[1:5] if kind == "aggregate" else kids[0:4]
+            walk(iterable_node, once, True, hidden)
+            inner_hidden = hidden or str(var) == param
+            walk(elem, False, iterable, inner_hidden)
+            walk(cond, False, iterable, inner_hidden)
+            return
+        if kind == "ifexp":
+            walk(kids[1], once, iterable, hidden)
+            walk(kids[0], False, iterable, hidden)
+            walk(kids[2], False, iterable, hidden)
+            return
+        if kind in ("and_", "or_"):
+            walk(kids[0], once, iterable, hidden)
+            walk(kids[1], False, iterable, hidden)
+            return
+        if kind == "record":   # field names are tokens; their values are read in order
+            for fld in kids:
+                if fld is not None:
+                    walk(fld.children[1], once, iterable, hidden)
+            return
+        for kid in kids:
+            walk(kid, once, iterable, hidden)
+
+    walk(tree, True, False, False)
+    return uses == [True]
 
 
 def _is_plain(value) -> bool:

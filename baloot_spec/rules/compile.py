@@ -172,19 +172,28 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     def expr(value, scope: Scope, rule_id: str) -> str:
         return to_python(_text_of(value), scope, _source_of(value), rule_id, fixed_values or None)
 
-    # Functions rules define.
+    # Functions rules define. Each body is checked first, in the order written, and only then
+    # offered for inlining (an error is located in its own body, never at a call site); the code
+    # is written in a second pass, when every checked body can be inlined wherever it is called
+    # (a function calling one defined further down was otherwise left as a call).
+    scopes = {}
     for fn in rs.lists["functions"]:
         params = tuple(fn.get("params") or [])
-        scope = Scope(state=any_state - set(params), locals=frozenset(params), **base)
-        body = expr(fn["expr"], scope, fn["id"])
+        scope = scopes[fn["name"]] = Scope(state=any_state - set(params), locals=frozenset(params), **base)
+        expr(fn["expr"], scope, fn["id"])
+        if params:
+            inline[fn["name"]] = (params, parse_expression(_text_of(fn["expr"])), scope)
+        else:
+            derived[fn["name"]] = (parse_expression(_text_of(fn["expr"])), scope)
+    for fn in rs.lists["functions"]:
+        params = tuple(fn.get("params") or [])
+        body = expr(fn["expr"], scopes[fn["name"]], fn["id"])
         if params:
             builder.add_named(f"f_{fn['name']}", ", ".join(("S",) + tuple(f"v_{p}" for p in params)), body)
-            inline[fn["name"]] = (params, parse_expression(_text_of(fn["expr"])), scope)
         else:
             # A derived value (led_suit, winning...): computed once per position. The engine gives
             # each position a fresh S._memo; other contexts (scoring facts) have none.
             builder.add_memoized(f"f_{fn['name']}", fn["name"], body)
-            derived[fn["name"]] = (parse_expression(_text_of(fn["expr"])), scope)
 
     rules_by_id = {}
     fused: dict[str, dict] = {}   # phase -> sources of its rules and effects, for the fused functions
