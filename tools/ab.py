@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""A/B: the DSL engine of this work tree against another revision, with the oracle, in one run.
+
+    python tools/ab.py [REV] [--hands N] [--rounds R] [--repeat K] [--preset P] [--json]
+
+A speed step is judged by a paired comparison, not by two runs of tools/bench.py on a shared
+machine whose speed drifts by 30% within a day. The hands are recorded once, by this tree, to a
+JSON file; REV (default HEAD, i.e. the last commit against the uncommitted change) is checked
+out in a temporary git work tree; then each round runs, one after the other in fresh processes,
+REV's engine, this tree's engine and this tree's oracle over the same hands (the legal set
+before every event, as bench.py replays). Each process keeps its best of K replays (CPU time);
+each arm then keeps its best over the R rounds. Printed: microseconds a hand for each arm, this
+tree against REV, and each engine against the oracle (the ratio issue 9 sets a target for).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Run in a fresh process with the tree to measure first on sys.path (argv: tree, hands file,
+# repeat, preset, engine). Prints the best CPU time of a replay, in microseconds a hand.
+_REPLAYER = r"""
+import json, sys, time
+tree, path, repeat, preset, engine = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+sys.path[:0] = [tree, tree + "/tools"]
+with open(path) as handle:
+    hands = json.load(handle)
+if engine == "oracle":
+    from oracle.oracle import Hand as OracleHand
+    from oracle.presets import PRESETS
+    knobs = PRESETS[preset]
+    make = lambda dealer, deal, scores: OracleHand(dealer, deal, scores, knobs)
+else:
+    from baloot_spec.engine.hand import Hand
+    from baloot_spec.rules import load_variant
+    rules = load_variant(preset=preset)
+    make = lambda dealer, deal, scores: Hand(rules, dealer, deal, scores)
+best = float("inf")
+for _ in range(repeat):
+    started = time.process_time()
+    for dealer, deal, scores, events in hands:
+        hand = make(dealer, deal, scores)
+        for event in events:
+            hand.legal()
+            hand.apply(event)
+        hand.result()
+    best = min(best, time.process_time() - started)
+print(best / len(hands) * 1e6)
+"""
+
+
+def record(path: Path, hands: int, seed: int, preset: str) -> None:
+    sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
+    from bench import record_hands
+    from baloot_spec.rules import load_variant
+    recorded = record_hands(load_variant(preset=preset), hands, seed)
+    path.write_text(json.dumps([[dealer, deal, scores, [dict(e) for e in events]]
+                                for dealer, deal, scores, events in recorded]))
+
+
+def measure(tree: Path, hands_file: Path, repeat: int, preset: str, engine: str) -> float:
+    done = subprocess.run([sys.executable, "-c", _REPLAYER, str(tree), str(hands_file), str(repeat), preset, engine],
+                          cwd=tree, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"ab: the {engine} replay in {tree} failed:\n{done.stderr.strip()}")
+    return float(done.stdout.strip())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     epilog="Example: python tools/ab.py HEAD~3 --hands 1000 --rounds 5")
+    parser.add_argument("rev", nargs="?", default="HEAD", help="the revision to compare with (default: HEAD)")
+    parser.add_argument("--hands", type=int, default=1000, help="recorded random hands (default 1000)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
+    parser.add_argument("--repeat", type=int, default=5, help="replays per process, best counts (default 5)")
+    parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--preset", default="default")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if min(args.hands, args.rounds, args.repeat) < 1:
+        parser.error("--hands, --rounds and --repeat take a whole number of at least 1")
+
+    scratch = Path(tempfile.mkdtemp(prefix="baloot-ab-"))
+    base = scratch / "base"
+    try:
+        made = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(base), args.rev],
+                              capture_output=True, text=True)
+        if made.returncode != 0:
+            print(f"ab: cannot check out {args.rev!r}: {made.stderr.strip()}", file=sys.stderr)
+            return 2
+        hands_file = scratch / "hands.json"
+        record(hands_file, args.hands, args.seed, args.preset)
+        best = {"base": float("inf"), "this": float("inf"), "oracle": float("inf")}
+        for number in range(args.rounds):
+            best["base"] = min(best["base"], measure(base, hands_file, args.repeat, args.preset, "dsl"))
+            best["this"] = min(best["this"], measure(ROOT, hands_file, args.repeat, args.preset, "dsl"))
+            best["oracle"] = min(best["oracle"], measure(ROOT, hands_file, args.repeat, args.preset, "oracle"))
+            if not args.json:
+                print(f"round {number + 1}/{args.rounds}: " + ", ".join(f"{k} {v:.1f} us" for k, v in best.items()),
+                      file=sys.stderr)
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    out = {"rev": args.rev, "hands": args.hands, "rounds": args.rounds, "repeat": args.repeat, "preset": args.preset,
+           "base_us_per_hand": round(best["base"], 1), "this_us_per_hand": round(best["this"], 1),
+           "oracle_us_per_hand": round(best["oracle"], 1),
+           "this_base_ratio": round(best["this"] / best["base"], 4),
+           "base_oracle_ratio": round(best["base"] / best["oracle"], 3),
+           "this_oracle_ratio": round(best["this"] / best["oracle"], 3)}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{args.rev}: {out['base_us_per_hand']} us a hand ({out['base_oracle_ratio']}x the oracle)\n"
+              f"this tree: {out['this_us_per_hand']} us a hand ({out['this_oracle_ratio']}x the oracle)\n"
+              f"this / {args.rev}: {out['this_base_ratio']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
