@@ -352,7 +352,7 @@ class Hand:
 
     def _enter(self, name: str) -> None:
         S = self.state
-        self._set_actor(None)
+        S.actor = None
         S._memo = {}
         if name == OVER:
             S.phase = OVER
@@ -362,10 +362,11 @@ class Hand:
         if phase is None:
             raise RuleRuntimeError("phases", KeyError(f"no phase named {name!r}"))
         S.phase = name
-        phase.effects["enter"](S, None)
+        if phase.on_enter:   # (a phase with no enter effect: its fused function would do nothing)
+            phase.effects["enter"](S, None)
         if phase.fixed:   # from here on the phase runs code compiled for these values
             phase = self._phases[name] = self.rules.specialized(name, tuple(getattr(S, n) for n in phase.fixed))
-        self._now = (phase, self._tables[name], *self._tables.quiet(phase, name))
+        self._now = self._tables.now(phase, name)
         if phase.kind == "calls":
             self._settle()
         elif phase.kind == "deal_rest":
@@ -391,8 +392,11 @@ class Hand:
 
     def _leave(self, phase) -> None:
         S = self.state
-        self._set_actor(None)
-        phase.effects["exit"](S, None)
+        if S.actor is not None:
+            S.actor = None
+            S._memo = {}
+        if phase.on_exit:
+            phase.effects["exit"](S, None)
         self._enter(phase.next(S))
 
     def _explain(self, rule, action) -> str:
@@ -499,18 +503,18 @@ class _Tables(dict):
         self.next_seat = {seat: rules.table.after(seat) for seat in rules.table.seats}
         tricks = [name for name, phase in rules.phases.items() if phase.kind == "tricks"]
         self.play_phase = tricks[0] if len(tricks) == 1 else None
-        self._quiet = {}   # id(phase) -> (phase, quiet for checks, quiet for action effects)
+        self._now = {}   # id(phase) -> what Hand._now holds while that phase runs
 
-    def quiet(self, phase, name: str) -> tuple:
-        """The candidates of `phase` that its guards clear: (no check applies, no action effect
-        applies). Worked out once per compiled phase (specialised ones included)."""
-        known = self._quiet.get(id(phase))
+    def now(self, phase, name: str) -> tuple:
+        """(phase, its candidate table, the candidates its guards clear: no check applies, no
+        action effect applies). Worked out once per compiled phase (specialised ones included)."""
+        known = self._now.get(id(phase))
         if known is None or known[0] is not phase:
             table = self[name]
             candidates = list(table.by_card.values()) + list(table.calls)
-            known = self._quiet[id(phase)] = (phase, _cleared(phase.check_guard, candidates),
-                                              _cleared(phase.action_guard, candidates))
-        return known[1], known[2]
+            known = self._now[id(phase)] = (phase, table, _cleared(phase.check_guard, candidates),
+                                            _cleared(phase.action_guard, candidates))
+        return known
 
 
 def _cleared(guard, candidates) -> frozenset:
