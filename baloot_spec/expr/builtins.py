@@ -7,6 +7,8 @@ combine them. `BUILTIN_DOCS` is what `baloot rules builtins` prints.
 
 from __future__ import annotations
 
+from itertools import chain
+
 
 class Rec(dict):
     """A record value built by a rule expression (`{name: ..., cards: ...}`) or by `map(...)`.
@@ -131,12 +133,19 @@ def _round_to(x: int, step: int, half: str) -> int:
 
 
 def _windows(xs, n):
-    xs = list(xs)
-    return [xs[i:i + n] for i in range(len(xs) - n + 1)] if n > 0 else []
+    # (the common cases without a comprehension's frame: a run no longer than the window)
+    if type(xs) is not list:
+        xs = list(xs)
+    count = len(xs) - n + 1
+    if n <= 0 or count <= 0:
+        return []
+    if count == 1:
+        return [xs[:]]
+    return [xs[i:i + n] for i in range(count)]
 
 
-def _flatten(xss):
-    return [x for xs in xss for x in xs]
+def _flatten(xss, _chain=chain.from_iterable):
+    return [*_chain(xss)]
 
 
 def _unique(xs):
@@ -150,8 +159,10 @@ def _unique(xs):
 
 
 def _index(xs, x):
+    if type(xs) is not list:   # (a list is searched as it is, not copied)
+        xs = list(xs)
     try:
-        return list(xs).index(x)
+        return xs.index(x)
     except ValueError:
         return -1
 
