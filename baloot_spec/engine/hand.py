@@ -379,9 +379,10 @@ class Hand:
         elif phase.kind == "tricks":
             S.leader = phase.leader(S)
         elif phase.kind == "score":
-            values = self.rules.facts_all(S)
-            self.facts = Rec(vars(values))
-            self.score = Rec(vars(self.rules.steps_all(values)))
+            rules = self.rules
+            values = rules.facts_all(S)
+            self.facts = rules.facts_of(values)
+            self.score = rules.score_of(rules.steps_all(values))
             self._leave(phase)
 
     def _settle(self) -> None:

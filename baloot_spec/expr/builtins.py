@@ -121,6 +121,14 @@ class Values:
             setattr(self, name, value)
 
 
+def scoring_namespace(names) -> type:
+    """The class of one variant's facts-and-steps namespace: a slot for each fact and scoring
+    step (the engine's path; `Values` takes any name). A plain namespace would start with the
+    facts and grow by every step, past CPython's 30 shared keys, and `vars()` of its facts would
+    make every later read a dict lookup: slots are read and set without a dict at all."""
+    return type("Scoring", (), {"__slots__": tuple(dict.fromkeys(names)), "__module__": __name__})
+
+
 def _round_to(x: int, step: int, half: str) -> int:
     """x rounded to a multiple of step; an exact half goes 'down' or 'up'."""
     low = (x // step) * step

@@ -19,13 +19,14 @@ from itertools import product
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
-from ..expr.builtins import LazyMap, Rec, Values, make_builtins
+from ..expr.builtins import LazyMap, Rec, make_builtins, scoring_namespace
 from . import cache as disk_cache
 from .loader import Variant
 
 SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next}
 PLAN_KEYS = ("deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
-             "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all")
+             "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all",
+             "facts_of", "score_of")
 # The attributes of phases, rules and effects that name a generated function in a plan.
 _BOUND = ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
           "narrow", "check", "check_guard", "action_guard")
@@ -119,6 +120,9 @@ class CompiledRules:
     # namespace of the facts; steps_all(namespace) adds every scoring step to it, in order.
     facts_all: object = None
     steps_all: object = None
+    # facts_of(namespace) / score_of(namespace): the facts / the facts and the steps, as a Rec
+    facts_of: object = None
+    score_of: object = None
     specializer: object = None    # (phase name, values of its `fixed` state) -> CompiledPhase
     _specialized: dict = field(default_factory=dict)
 
@@ -148,7 +152,8 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
     constants = plan["constants"]
     namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_LazyMap": LazyMap, "_MISSING": object(),
                  "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
-                 "_AttributeError": AttributeError, "_Namespace": Values,
+                 "_AttributeError": AttributeError,
+                 "_Namespace": scoring_namespace([name for part in ("facts", "scoring") for name, _, _ in plan[part]]),
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in plan["indexable"]})
@@ -177,7 +182,8 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
     rules = CompiledRules(variant, table, deck, plan["deal"], plan["state_init"], phases, plan["first_phase"],
                           steps["facts"], steps["scoring"], steps["match"],
                           {name: namespace[f"f_{name}"] for name in plan["functions"]}, constants, plan["rules_by_id"],
-                          plan["source"], namespace[plan["facts_all"]], namespace[plan["steps_all"]])
+                          plan["source"], namespace[plan["facts_all"]], namespace[plan["steps_all"]],
+                          namespace[plan["facts_of"]], namespace[plan["score_of"]])
     return rules, namespace
 
 
