@@ -67,16 +67,20 @@ def test_a_copy_is_independent_of_its_original(engine):
 
 
 def test_a_copy_has_every_field_of_the_state():
-    """Hand.copy() copies the state field by field (State._fields), never through vars():
-    the list must name every attribute a state has, before and after the play starts."""
+    """Hand.copy() copies the state field by field (State._fields): the list must name every
+    slot a state has, and the copy must hold the same values, before and after the play starts."""
     rules = load_variant("default")
     rng = random.Random(5)
     deck = [c.text for c in rules.deck.cards]
     rng.shuffle(deck)
     hand = P.dsl_hand({"setup": {"dealer": "N", "deal": {"deck": deck}, "events": []}})
     while hand.turn() is not None:
-        state = hand.copy().state   # (vars() on the copy only: it slows the object it touches)
-        assert sorted(vars(state)) == sorted(state._fields + ("_fields",)), hand.phase
+        state = hand.state
+        assert not hasattr(state, "__dict__")
+        assert sorted(type(state).__slots__) == sorted(state._fields + ("_fields",)), hand.phase
+        copied = hand.copy().state
+        assert type(copied) is type(state)
+        assert all(getattr(copied, name) == getattr(state, name) for name in state._fields), hand.phase
         hand.apply(dict(rng.choice(hand.legal()), seat=hand.turn()))
 
 

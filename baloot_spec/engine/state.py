@@ -110,17 +110,27 @@ ENGINE_WRITES = {
 
 
 class State:
-    """Attributes are what rule expressions read as names (`hand`, `trick`, `bid`, ...)."""
+    """Attributes are what rule expressions read as names (`hand`, `trick`, `bid`, ...).
 
-    def __init__(self, rules, dealer: str, match_scores: dict):
-        init = getattr(rules, "_state_init", None)
-        if init is None:
-            init = rules._state_init = _initializer(rules)
-        init(self, dealer, match_scores)
+    `State(rules, ...)` makes an instance of a subclass made once per variant with a slot for
+    each of its fields (generic and declared) and no `__dict__`: a state has about 40 fields,
+    past the 30 keys CPython 3.11 keeps inline for an instance, so with a dict every read of a
+    field was a dict probe. A field the variant does not declare cannot be set at all."""
+
+    __slots__ = ()
+
+    def __new__(cls, rules, dealer: str, match_scores: dict):
+        made = getattr(rules, "_state_made", None)
+        if made is None:
+            made = rules._state_made = _initializer(rules)
+        kind, init = made
+        state = object.__new__(kind)
+        init(state, dealer, match_scores)
+        return state
 
     def copy(self, copied) -> "State":
         """A new State with `copied(value)` of each field (see Hand.copy), set one by one."""
-        new = object.__new__(State)
+        new = object.__new__(type(self))
         for name in self._fields:
             setattr(new, name, copied(getattr(self, name)))
         new._fields = self._fields
@@ -132,9 +142,9 @@ class State:
 
 
 def _initializer(rules):
-    """`init(state, dealer, match_scores)` for one compiled variant: every field set in a fixed
-    order, containers new, and `_fields` (what copy() copies). Generated once per variant, one
-    assignment a field: setting the ~40 fields in a loop with setattr() took 8 us a hand. Only
+    """(the variant's State subclass, `init(state, dealer, match_scores)`): every field set in a
+    fixed order, containers new, and `_fields` (what copy() copies). Generated once per variant,
+    one assignment a field: setting the ~40 fields in a loop with setattr() took 8 us a hand. Only
     field names (checked to be identifiers) are written into the source; values are globals."""
     seats = list(rules.table.seats)
     values: dict = {}   # global name -> value
@@ -159,4 +169,6 @@ def _initializer(rules):
     source = "def init(self, dealer, match_scores):\n" + "\n".join(lines) + f"\n    self._fields = {const(tuple(fields))}\n"
     namespace = {"__builtins__": {"list": list, "set": set}, **values}
     exec(compile(source, "<state fields>", "exec"), namespace)  # field names and global names only
-    return namespace["init"]
+    kind = type("State", (State,), {"__slots__": (*fields, "_fields"), "__module__": __name__,
+                                    "__qualname__": f"State[{rules.variant.hash}]"})
+    return kind, namespace["init"]
