@@ -246,10 +246,14 @@ class Deal:
         """The cards each seat receives after the bidding (the taker's include the public card)."""
         received = {}
         if self.kind == "deck":
-            stock = iter(self.stock)
-            for seat in self.order:
-                count = self.completion - (1 if seat == taker else 0)
-                received[seat] = ([self.public] if seat == taker else []) + [next(stock) for _ in range(count)]
+            stock, at, completion = self.stock, 0, self.completion
+            for seat in self.order:   # (slices of the stock, in dealing order)
+                if seat == taker:
+                    received[seat] = [self.public, *stock[at:at + completion - 1]]
+                    at += completion - 1
+                else:
+                    received[seat] = stock[at:at + completion]
+                    at += completion
             return received
         for seat in self.order:
             rest = self.hands[seat][self.first:]
