@@ -1,0 +1,46 @@
+"""tools/ab.py runs this tree's engine, another revision's and the oracle over the same recorded
+hands; the timings are for the commit messages and BENCHMARKS.md, not asserted here. What is
+checked: the three arms run and report, the ratios are the arms' own quotients, the temporary
+work tree is removed, and a revision that does not exist is a clear error (exit 2)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import ab  # noqa: E402
+
+in_git = subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "HEAD"], capture_output=True).returncode == 0
+needs_git = pytest.mark.skipif(not in_git, reason="tools/ab.py compares git revisions")
+
+
+def _worktrees() -> str:
+    return subprocess.run(["git", "-C", ROOT, "worktree", "list"], capture_output=True, text=True).stdout
+
+
+@needs_git
+def test_ab_compares_head_with_this_tree_and_the_oracle(capsys):
+    before = _worktrees()
+    assert ab.main(["HEAD", "--hands", "4", "--rounds", "1", "--repeat", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rev"] == "HEAD" and out["hands"] == 4
+    assert all(out[k] > 0 for k in ("base_us_per_hand", "this_us_per_hand", "oracle_us_per_hand"))
+    assert out["this_base_ratio"] == pytest.approx(out["this_us_per_hand"] / out["base_us_per_hand"], rel=0.01)
+    assert out["this_oracle_ratio"] == pytest.approx(out["this_us_per_hand"] / out["oracle_us_per_hand"], rel=0.01)
+    assert _worktrees() == before   # the temporary work tree is gone
+
+
+@needs_git
+def test_an_unknown_revision_is_a_clear_error(capsys):
+    assert ab.main(["no-such-revision-xyz", "--hands", "2", "--rounds", "1", "--repeat", "1"]) == 2
+    assert "cannot check out 'no-such-revision-xyz'" in capsys.readouterr().err
+
+
+def test_sizes_below_one_are_refused():
+    with pytest.raises(SystemExit) as exc:
+        ab.main(["HEAD", "--hands", "0"])
+    assert exc.value.code == 2
