@@ -26,7 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # Run in a fresh process with the tree to measure first on sys.path (argv: tree, hands file,
-# repeat, preset, engine). Prints the best CPU time of a replay, in microseconds a hand.
+# repeat, preset, engine). Prints the best CPU time of a replay, in microseconds a hand. The loop
+# is bench.replay's, written out here on purpose: importing either tree's tools/bench.py would put
+# that tree's package first on sys.path, and both arms must run the same loop.
 _REPLAYER = r"""
 import json, sys, time
 tree, path, repeat, preset, engine = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
