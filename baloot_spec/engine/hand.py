@@ -508,17 +508,17 @@ class _Tables(dict):
         self.next_seat = {seat: rules.table.after(seat) for seat in rules.table.seats}
         tricks = [name for name, phase in rules.phases.items() if phase.kind == "tricks"]
         self.play_phase = tricks[0] if len(tricks) == 1 else None
-        self._now = {}   # id(phase) -> what Hand._now holds while that phase runs
+        self._by_phase = {}   # id(phase) -> what Hand._now holds while that phase runs
 
     def now(self, phase, name: str) -> tuple:
         """(phase, its candidate table, the candidates its guards clear: no check applies, no
         action effect applies). Worked out once per compiled phase (specialised ones included)."""
-        known = self._now.get(id(phase))
+        known = self._by_phase.get(id(phase))
         if known is None or known[0] is not phase:
             table = self[name]
             candidates = list(table.by_card.values()) + list(table.calls)
-            known = self._now[id(phase)] = (phase, table, _cleared(phase.check_guard, candidates),
-                                            _cleared(phase.action_guard, candidates))
+            known = self._by_phase[id(phase)] = (phase, table, _cleared(phase.check_guard, candidates),
+                                                 _cleared(phase.action_guard, candidates))
         return known
 
 
