@@ -60,7 +60,7 @@ print(best / len(hands) * 1e6)
 
 
 def record(path: Path, hands: int, seed: int, preset: str) -> None:
-    sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
+    sys.path[:0] = [p for p in (str(ROOT), str(ROOT / "tools")) if p not in sys.path]
     from bench import record_hands
     from baloot_spec.rules import load_variant
     recorded = record_hands(load_variant(preset=preset), hands, seed)
