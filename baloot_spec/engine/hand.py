@@ -185,7 +185,7 @@ class Hand:
         With force=True the obligations (filter and check rules) are not applied: an auditor
         replays a recorded illegal card that was really played, so the rest of the hand can
         still be checked. Turn, phase and holding the card are required all the same."""
-        phase, action = _judged or self._judge(event, force)
+        phase, action, exact = _judged or self._judge(event, force)
         S = self.state
         self._kept = None
         actor = S.actor = event["seat"]
@@ -199,6 +199,11 @@ class Hand:
                 play = Play(actor, card, **{k: getattr(action, k) for k in phase.annotations})
                 if plays is not None:
                     plays[actor] = play
+                    play._event = LegalEvent(**action._event, seat=actor)   # (what the log keeps)
+            # An event known to be this candidate's, exactly, is logged as the candidate's shared
+            # read-only event; anything else as a copy (the caller's event may change). Copying
+            # every event was 4% of a replayed hand.
+            logged = play._event if exact else {**event}
             trick = S.trick
             trick.append(play)
             S.played.add(card)
@@ -217,12 +222,13 @@ class Hand:
                 if not any(S.hands.values()):
                     self._leave(phase)
         else:
+            logged = _logged_call(action, actor, event)
             self._seat = _UNKNOWN
             S._memo = {}
             if action not in self._now[3]:
                 phase.effects["action"](S, action)
             self._settle()
-        self.events.append({**event})   # (a copy: the caller's event may change; a display, not dict())
+        self.events.append(logged)
 
     def apply_unless_refused(self, event: dict):
         """Apply `event` if the rules allow it and return None; else apply nothing and return
@@ -237,7 +243,7 @@ class Hand:
     # ---- machinery --------------------------------------------------------------------------
     def _judge(self, event: dict, force: bool = False):
         S = self.state
-        if not force and type(event) is dict:  # the fast path: exactly one of the legal actions
+        if not force and (type(event) is dict or type(event) is LegalEvent):  # the fast path: exactly one of the legal actions
             kept = self._kept
             if kept is None:
                 self.legal()
@@ -254,7 +260,9 @@ class Hand:
                 if target is not None and (target.card if table.play_type else target) in kept:
                     if target not in quiet_checks and phase.check(S, target) >= 0:
                         self._check_announcements(phase, target)   # raises, explained
-                    return phase, target
+                    # (a card with nothing said: the event is type, seat and card, all three
+                    # equal to the candidate's, so it is the candidate's event for this seat)
+                    return phase, target, len(event) == 3 and table.play_type is not None
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise IllegalAction(WRONG_ACTION, "an event is an object with a 'type'")
         if self.is_over():
@@ -269,14 +277,14 @@ class Hand:
         self._set_actor(seat)
         target = self._action_of(phase, event)
         if force:
-            return phase, target
+            return phase, target, False
         key = self._key(phase, target)
         if key not in self._legal_keys():
             _, excluded_by = self._narrow(phase, self._candidates(phase), key)
             if excluded_by is not None:
                 raise IllegalAction(excluded_by.id, self._explain(excluded_by, target), _source_text(excluded_by.source))
         self._check_announcements(phase, target)
-        return phase, target
+        return phase, target, False
 
     def _check_announcements(self, phase, target, explain: bool = True):
         """The `require` rules: what is said with an action (they never narrow the legal set).
@@ -496,6 +504,7 @@ class _CandidateTable:
         for action_type, fields in phase.call_candidates():   # (the order the fused narrow assumes)
             action = Action(action_type, **_with_every_field(phase, fields))
             action._event = LegalEvent(type=action_type, **fields)
+            action._logged = {}   # seat -> the event the log keeps (see _logged_call)
             self.calls.append(action)
             self.by_signature[_call_signature(action_type, tuple(map(fields.get, *self.call_fields[action_type])))] = action
 
@@ -548,6 +557,18 @@ def _tables(rules) -> _Tables:
     if tables is None:
         tables = rules._engine_tables = _Tables(rules)
     return tables
+
+
+def _logged_call(action, seat, event: dict) -> dict:
+    """What the log keeps of a call: the candidate's shared read-only event for this seat if the
+    caller's is equal to it (made once per candidate and seat), else a copy of the caller's."""
+    made = action._logged
+    if made is None:   # (not a candidate: an action built from the event)
+        return {**event}
+    logged = made.get(seat)
+    if logged is None:
+        logged = made[seat] = LegalEvent(**action._event, seat=seat)
+    return logged if logged == event else {**event}
 
 
 def _call_signature(action_type: str, values: tuple) -> tuple:

@@ -23,7 +23,10 @@ _CARD_OF = attrgetter("card")
 
 
 class Play:
-    """One card put into a trick, with the announcements made with it."""
+    """One card put into a trick, with the announcements made with it. A candidate's Play (one
+    per seat and card, shared) also carries `_event`: the read-only event the log keeps for it."""
+
+    _event = None
 
     def __init__(self, seat: str, card, **annotations):
         self.seat = seat
@@ -74,10 +77,12 @@ class Action:
     no such field (a rule reads `call` of a pickup as none): reading a field is then a plain
     attribute read, which Python specialises (a class with `__getattr__` makes every attribute
     read four times slower). A candidate the engine builds also carries `_event` (the event it
-    stands for, without the seat) and `_plays` (its Play per seat); names with `_` are not fields."""
+    stands for, without the seat) and `_plays` (its Play per seat), a call `_logged` (its event
+    per seat, as the log keeps it); names with `_` are not fields."""
 
     _event = None
     _plays = None
+    _logged = None
 
     def __init__(self, type_: str, **fields):
         self.type = type_
