@@ -22,6 +22,7 @@ from ..errors import RulesError
 from ..expr.builtins import builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.parser import TREES, ExprSource, parse_expression
+from ..expr.unroll import short_lists, unroll
 from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
                        instantiate, store_phase_code, store_plan, table_and_deck)
@@ -169,8 +170,11 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
 
     fixed_values: dict = {}   # set only while a phase is being specialised
 
-    def expr(value, scope: Scope, rule_id: str) -> str:
-        return to_python(_text_of(value), scope, _source_of(value), rule_id, fixed_values or None)
+    short = short_lists(constants)   # loops over these are written out (expr/unroll.py)
+
+    def expr(value, scope: Scope, rule_id: str, written_out: bool = True) -> str:
+        text = to_python(_text_of(value), scope, _source_of(value), rule_id, fixed_values or None)
+        return unroll(text, short) if written_out else text
 
     # Functions rules define. Each body is checked first, in the order written, and only then
     # offered for inlining (an error is located in its own body, never at a call site); the code
@@ -237,13 +241,16 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
         return (kind, scope, expr(rule.get("when", True), when_scope, rule["id"]),
                 expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"]))
 
-    def effect_sources(effect) -> tuple:
-        """(at, when, values) of an effect, as Python text."""
+    def effect_sources(effect, lazy_maps: bool = False) -> tuple:
+        """(at, when, values) of an effect, as Python text; with lazy_maps, an enter effect's
+        maps that can be are LazyMaps (found before loops are written out, see _lazy_maps)."""
         on = effect.get("at", "action")
         fields = action_fields[effect["phase"]] if on == "action" else set()
         scope = Scope(state=frozenset(hand_state - fields), action=frozenset(fields), **base)
-        return (on, expr(effect.get("when", True), scope, effect["id"]),
-                "(" + "".join(expr(v, scope, effect["id"]) + ", " for v in effect["set"].values()) + ")")
+        values = "(" + "".join(expr(v, scope, effect["id"], written_out=False) + ", " for v in effect["set"].values()) + ")"
+        if lazy_maps and on == "enter":   # (entering a phase: never part of a specialised phase's code)
+            values = _lazy_maps(builder, effect["id"], values, _written_after(rs.lists["effects"], effect, phases, following))
+        return on, expr(effect.get("when", True), scope, effect["id"]), unroll(values, short)
 
     for rule in rs.lists["rules"]:
         phase = phases.get(rule["phase"])
@@ -276,10 +283,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
             if name in phase.fixed and effect.get("at", "action") != "enter":
                 raise RulesError(f"effect sets {name!r}, which phase {phase.name!r} declares fixed",
                                  effect["set"].key_location(name), effect["id"])
-        on, when_src, values_src = effect_sources(effect)
-        if on == "enter":   # (entering a phase: never part of a specialised phase's code)
-            values_src = _lazy_maps(builder, effect["id"], values_src,
-                                    _written_after(rs.lists["effects"], effect, phases, following))
+        on, when_src, values_src = effect_sources(effect, lazy_maps=True)
         when = _fn(builder, "S, A", when_src)
         values = _fn(builder, "S, A", values_src)
         fused.setdefault(effect["phase"], {}).setdefault(on, []).append(
