@@ -472,7 +472,7 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
                 body.append(f"w{k} = {when}")
                 tests.append(f"(not w{k} or {test})")
         lifted, test = _hoisted(' and '.join(tests))
-        lines = lifted + [f"C = [A for A in C if {test}]"]
+        lines = lifted + _kept_loop(test) + ["C = K"]
         if whole[0]:
             lines = lifted + _per_candidate(test, candidates)
         whole[0] = False
@@ -490,7 +490,7 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
             continue
         lifted, test = _hoisted(test)
         whole[0] = False
-        body += [f"if {when}:", *("    " + line for line in lifted), f"    K = [A for A in C if {test}]", "    if K:", "        C = K"]
+        body += [f"if {when}:", *("    " + line for line in lifted + _kept_loop(test)), "    if K:", "        C = K"]
     flush()
     lines = [f"def narrow{builder.count + 1}(S, C):", "    try:"]
     lines += ["        " + line for line in lazy_locals_prelude("\n".join(body)) + body] or ["        pass"]
@@ -499,6 +499,13 @@ def _fused_narrow(builder: _ModuleBuilder, filters: list, candidates: list | Non
     builder.count += 1
     builder.lines.append("\n".join(lines))
     return f"narrow{builder.count}"
+
+
+def _kept_loop(test: str) -> list:
+    """Lines that leave in K the candidates of C for which `test` holds, in order: a loop, not
+    a list comprehension, which in CPython 3.11 makes a function object and a frame at every
+    position (237 against 133 ns for five cards; `append` is specialised)."""
+    return ["K = []", "for A in C:", f"    if {test}:", "        K.append(A)"]
 
 
 def _lazy_maps(builder: _ModuleBuilder, effect_id: str, values: str, unstable: frozenset) -> str:
