@@ -191,8 +191,6 @@ class Hand:
         actor = S.actor = event["seat"]
         if phase.kind == "tricks":
             card = action.card
-            held = S.hands[actor] = [*S.hands[actor]]   # a new list: copies may share the old one
-            held.remove(card)
             plays = action._plays   # a candidate's Play per seat, made once (None: not a candidate)
             play = plays.get(actor) if plays is not None else None
             if play is None:
@@ -204,18 +202,26 @@ class Hand:
             # read-only event; anything else as a copy (the caller's event may change). Copying
             # every event was 4% of a replayed hand.
             logged = play._event if exact else {**event}
+            tables = self._tables
+            if tables.in_place:   # (no effect can hold what a card changes: IN_PLACE, state.py)
+                S.hands[actor].remove(card)
+                S.trick.append(play)
+                S.played.add(card)
+            else:
+                _change_copies(S, tables, actor, card, play)
             trick = S.trick
-            trick.append(play)
-            S.played.add(card)
             S._memo = {}
             if action not in self._now[3]:
                 phase.effects["action"](S, action)
             if len(trick) < self._n_seats:
-                self._seat = self._tables.next_seat[actor]   # (what _turn() says in a trick)
+                self._seat = tables.next_seat[actor]   # (what _turn() says in a trick)
             else:
                 self._seat = _UNKNOWN
                 winner = phase.winner(S)
-                S.tricks.append(Trick(trick[0].seat, trick, winner))
+                if tables.in_place or not tables.copy_tricks:
+                    S.tricks.append(Trick(trick[0].seat, trick, winner))
+                else:
+                    S.tricks = [*S.tricks, Trick(trick[0].seat, trick, winner)]
                 S.trick = []
                 S.leader = winner
                 S._memo = {}
@@ -381,6 +387,11 @@ class Hand:
             self._settle()
         elif phase.kind == "deal_rest":
             taker = phase.taker(S)
+            tables = self._tables
+            if tables.copy_hands:   # (an effect may hold them: see IN_PLACE, state.py)
+                S.hands = dict(S.hands)
+            if tables.copy_dealt:
+                S.dealt = dict(S.dealt)
             for seat, cards in self.deal.complete(taker).items():
                 S.hands[seat] = S.hands[seat] + cards
             for seat in S.all_seats:
@@ -515,6 +526,11 @@ class _Tables(dict):
     def __init__(self, rules):
         super().__init__((name, _CandidateTable(rules, phase)) for name, phase in rules.phases.items())
         self.next_seat = {seat: rules.table.after(seat) for seat in rules.table.seats}
+        # which of the containers a card changes are changed as new ones (IN_PLACE, state.py)
+        held = rules.held_by_effects
+        self.copy_hands, self.copy_dealt = "hands" in held, "dealt" in held
+        self.copy_trick, self.copy_tricks, self.copy_played = "trick" in held, "tricks" in held, "played" in held
+        self.in_place = not (self.copy_hands or self.copy_trick or self.copy_tricks or self.copy_played)
         tricks = [name for name, phase in rules.phases.items() if phase.kind == "tricks"]
         self.play_phase = tricks[0] if len(tricks) == 1 else None
         self._by_phase = {}   # id(phase) -> what Hand._now holds while that phase runs
@@ -543,6 +559,23 @@ def _cleared(guard, candidates) -> frozenset:
         except Exception:   # the full check will run, and name the rule that fails
             pass
     return frozenset(cleared)
+
+
+def _change_copies(S, tables, actor, card, play) -> None:
+    """A card played where an effect may hold the hands, the trick or the cards played: each
+    such container changes as a new one (the others in place)."""
+    if tables.copy_hands:
+        S.hands = {**S.hands, actor: [c for c in S.hands[actor] if c is not card]}
+    else:
+        S.hands[actor].remove(card)
+    if tables.copy_trick:
+        S.trick = [*S.trick, play]
+    else:
+        S.trick.append(play)
+    if tables.copy_played:
+        S.played = S.played | {card}
+    else:
+        S.played.add(card)
 
 
 def _with_every_field(phase, fields: dict) -> dict:

@@ -114,6 +114,16 @@ ENGINE_WRITES = {
 }
 
 
+# The containers the engine changes in place (a card leaves its holder's hand and joins the
+# trick and the cards played, a trick joins the finished ones, the deal's completion fills the
+# hands and `dealt`), and the state names that read each. A state variable an effect sets must
+# never be one of them, or it would change with them: if any effect's value may read one (found
+# on the generated code, rules/compile.py), the engine changes a new copy of that container
+# instead (for the hands that costs 3% of a hand).
+IN_PLACE = {"hands": frozenset({"hands", "hand"}), "dealt": frozenset({"dealt"}), "trick": frozenset({"trick"}),
+            "tricks": frozenset({"tricks"}), "played": frozenset({"played"})}
+
+
 class State:
     """Attributes are what rule expressions read as names (`hand`, `trick`, `bid`, ...).
 

@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 from keyword import iskeyword
 
-from ..engine.state import ENGINE_WRITES
+from ..engine.state import ENGINE_WRITES, IN_PLACE
 from ..errors import RulesError
 from ..expr.builtins import builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
@@ -272,6 +272,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
         rules_by_id[rule["id"]] = compiled
 
     following = _following(next_texts)   # (which phases can follow each one: for lazy maps)
+    held = set()   # the containers the engine changes in place that an effect's value may hold
     for effect in rs.lists["effects"]:
         phase = phases.get(effect["phase"])
         if phase is None:
@@ -284,6 +285,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
                 raise RulesError(f"effect sets {name!r}, which phase {phase.name!r} declares fixed",
                                  effect["set"].key_location(name), effect["id"])
         on, when_src, values_src = effect_sources(effect, lazy_maps=True)
+        held |= _held_containers(values_src, builder.bodies)
         when = _fn(builder, "S, A", when_src)
         values = _fn(builder, "S, A", values_src)
         fused.setdefault(effect["phase"], {}).setdefault(on, []).append(
@@ -374,7 +376,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
             "first_phase": first_phase, "facts": facts, "scoring": scoring, "match": match,
             "functions": list(functions), "constants": constants, "indexable": sorted(indexable),
             "rules_by_id": rules_by_id, "source": builder.source(), "facts_all": facts_all, "steps_all": steps_all,
-            "facts_of": facts_of, "score_of": score_of}
+            "facts_of": facts_of, "score_of": score_of, "held_by_effects": sorted(held)}
     if plan_key is not None:
         store_plan(plan_key, plan)   # (pickled now, before the names are bound to functions)
     source = plan["source"]
@@ -539,9 +541,28 @@ def _lazy_maps(builder: _ModuleBuilder, effect_id: str, values: str, unstable: f
     return ast.unparse(tree.body) if changed else values
 
 
-def _state_reads(node, bodies: dict, seen: set | None = None) -> set | None:
+def _held_containers(values: str, bodies: dict) -> set:
+    """Which of the containers the engine changes in place (IN_PLACE, engine/state.py) an
+    effect's values (a tuple, as Python text) may keep a reference to: those whose fields they
+    read, or all of them if they use the state in a way _state_reads cannot follow. A LazyMap
+    reads the fields it names (a copy of those taken when it is made) and its keys."""
+    tree = ast.parse(values, mode="eval").body
+    reads: set = set()
+    for value in (tree.elts if isinstance(tree, ast.Tuple) else [tree]):
+        if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "_LazyMap"
+                and len(value.args) == 4 and isinstance(value.args[3], ast.Tuple)):
+            reads |= {e.value for e in value.args[3].elts if isinstance(e, ast.Constant)}
+            value = value.args[0]
+        found = _state_reads(value, bodies, action=True)   # (the action's fields are the event's values)
+        if found is None:
+            return set(IN_PLACE)
+        reads |= found
+    return {container for container, names in IN_PLACE.items() if reads & names}
+
+
+def _state_reads(node, bodies: dict, seen: set | None = None, action: bool = False) -> set | None:
     """The state fields a generated expression reads (`S.<field>`, and through the rule functions
-    it calls with S); None if it uses S or the action in any other way."""
+    it calls with S); None if it uses S, or the action (unless `action`), in any other way."""
     seen = set() if seen is None else seen
     reads: set = set()
 
@@ -554,12 +575,12 @@ def _state_reads(node, bodies: dict, seen: set | None = None) -> set | None:
             if node.func.id not in seen:
                 seen.add(node.func.id)
                 body = bodies.get(node.func.id)
-                inner = None if body is None else _state_reads(ast.parse(body, mode="eval").body, bodies, seen)
+                inner = None if body is None else _state_reads(ast.parse(body, mode="eval").body, bodies, seen, action)
                 if inner is None:
                     return False
                 reads.update(inner)
             return all(visit(arg) for arg in node.args[1:]) and all(visit(k.value) for k in node.keywords)
-        if isinstance(node, ast.Name) and node.id in ("S", "A"):
+        if isinstance(node, ast.Name) and (node.id == "S" or (node.id == "A" and not action)):
             return False
         return all(visit(child) for child in ast.iter_child_nodes(node))
 

@@ -26,7 +26,7 @@ from .loader import Variant
 SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next}
 PLAN_KEYS = ("deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
              "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all",
-             "facts_of", "score_of")
+             "facts_of", "score_of", "held_by_effects")
 # The attributes of phases, rules and effects that name a generated function in a plan.
 _BOUND = ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
           "narrow", "check", "check_guard", "action_guard")
@@ -123,6 +123,9 @@ class CompiledRules:
     # facts_of(namespace) / score_of(namespace): the facts / the facts and the steps, as a Rec
     facts_of: object = None
     score_of: object = None
+    # The containers the engine changes in place (IN_PLACE, engine/state.py) that an effect may
+    # keep a reference to: the engine changes a copy of those instead.
+    held_by_effects: frozenset = frozenset()
     specializer: object = None    # (phase name, values of its `fixed` state) -> CompiledPhase
     _specialized: dict = field(default_factory=dict)
 
@@ -183,7 +186,7 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
                           steps["facts"], steps["scoring"], steps["match"],
                           {name: namespace[f"f_{name}"] for name in plan["functions"]}, constants, plan["rules_by_id"],
                           plan["source"], namespace[plan["facts_all"]], namespace[plan["steps_all"]],
-                          namespace[plan["facts_of"]], namespace[plan["score_of"]])
+                          namespace[plan["facts_of"]], namespace[plan["score_of"]], frozenset(plan["held_by_effects"]))
     return rules, namespace
 
 
