@@ -22,15 +22,39 @@ from ..expr.builtins import Rec
 _CARD_OF = attrgetter("card")
 
 
+def _slotted(base: type, names: tuple) -> type:
+    """The subclass of `base` with a slot for each of `names` (made once per base and names).
+
+    Plays and actions of one phase all have the same fields. As plain instances they shared one
+    dict layout per class with the other phases' (a bid's `call`, a card's `card` and `ekka`), so
+    CPython 3.11 kept most of them in real dicts and every field read in the rules and the engine
+    was a dict probe (LOAD_ATTR_WITH_HINT); a slot is read without one."""
+    made = _SLOTTED.get((base, names))
+    if made is None:
+        made = _SLOTTED[(base, names)] = type(base.__name__, (base,), {
+            "__slots__": tuple(dict.fromkeys(base._own + names)), "__module__": __name__,
+            "__qualname__": f"{base.__name__}[{', '.join(names)}]"})
+    return made
+
+
+_SLOTTED: dict = {}
+
+
 class Play:
     """One card put into a trick, with the announcements made with it. A candidate's Play (one
-    per seat and card, shared) also carries `_event`: the read-only event the log keeps for it."""
+    per seat and card, shared) also carries `_event`: the read-only event the log keeps for it.
+    `Play(...)` is an instance of a subclass with a slot per field (see _slotted)."""
 
-    _event = None
+    __slots__ = ()
+    _own = ("seat", "card", "_event")
+
+    def __new__(cls, seat: str, card, **annotations):
+        return object.__new__(_slotted(Play, tuple(annotations)) if cls is Play else cls)
 
     def __init__(self, seat: str, card, **annotations):
         self.seat = seat
         self.card = card
+        self._event = None
         for name, value in annotations.items():
             setattr(self, name, value)
 
@@ -78,14 +102,18 @@ class Action:
     attribute read, which Python specialises (a class with `__getattr__` makes every attribute
     read four times slower). A candidate the engine builds also carries `_event` (the event it
     stands for, without the seat) and `_plays` (its Play per seat), a call `_logged` (its event
-    per seat, as the log keeps it); names with `_` are not fields."""
+    per seat, as the log keeps it); names with `_` are not fields. `Action(...)` is an instance of
+    a subclass with a slot per field (see _slotted)."""
 
-    _event = None
-    _plays = None
-    _logged = None
+    __slots__ = ()
+    _own = ("type", "_fields", "_event", "_plays", "_logged")
+
+    def __new__(cls, type_: str, **fields):
+        return object.__new__(_slotted(Action, tuple(fields)) if cls is Action else cls)
 
     def __init__(self, type_: str, **fields):
         self.type = type_
+        self._event = self._plays = self._logged = None
         for name, value in fields.items():
             setattr(self, name, value)
         self._fields = tuple(fields)   # (key() reads them: never vars(self), see the module doc)
