@@ -88,7 +88,8 @@ class Hand:
         if phase is None:
             return None
         if phase.kind == "calls":
-            return phase.turn(S)   # (names its phase if it fails)
+            turn = phase.turn   # (LOAD_ATTR: a method call of an instance's function is not specialised)
+            return turn(S)   # (names its phase if it fails)
         if phase.kind == "tricks":
             if not S.trick:
                 return S.leader
@@ -116,11 +117,13 @@ class Hand:
                 S.actor = seat
                 S._memo = {}
             if phase.kind != "tricks":
-                kept = phase.narrow(S, table.calls)
+                narrow = phase.narrow
+                kept = narrow(S, table.calls)
                 if kept is None:   # a rule failed: run them one by one, which names it
                     kept, _ = self._narrow(phase, table.calls, None)
             elif phase.narrow_over_cards:   # the rules look at the cards alone
-                kept = phase.narrow(S, S.hands[seat])
+                narrow = phase.narrow
+                kept = narrow(S, S.hands[seat])
                 if kept is None:
                     kept = self._kept_cards(phase)
             else:
@@ -217,7 +220,8 @@ class Hand:
                 self._seat = tables.next_seat[actor]   # (what _turn() says in a trick)
             else:
                 self._seat = _UNKNOWN
-                winner = phase.winner(S)
+                winner = phase.winner
+                winner = winner(S)
                 if tables.in_place or not tables.copy_tricks:
                     S.tricks.append(Trick(trick[0].seat, trick, winner))
                 else:
@@ -264,7 +268,8 @@ class Hand:
                 except TypeError:  # an unhashable value: not a legal action as it stands
                     target = None
                 if target is not None and (target.card if table.play_type else target) in kept:
-                    if target not in quiet_checks and phase.check(S, target) >= 0:
+                    check = phase.check
+                    if target not in quiet_checks and check(S, target) >= 0:
                         self._check_announcements(phase, target)   # raises, explained
                     # (a card with nothing said: the event is type, seat and card, all three
                     # equal to the candidate's, so it is the candidate's event for this seat)
@@ -398,7 +403,8 @@ class Hand:
                 S.dealt[seat] = list(S.hands[seat])
             self._leave(phase)
         elif phase.kind == "tricks":
-            S.leader = phase.leader(S)
+            leader = phase.leader
+            S.leader = leader(S)
         elif phase.kind == "score":
             rules = self.rules
             values = rules.facts_all(S)
@@ -409,7 +415,8 @@ class Hand:
     def _settle(self) -> None:
         S = self.state
         phase = self._now[0]
-        if phase.kind == "calls" and phase.end(S):
+        end = phase.end
+        if phase.kind == "calls" and end(S):
             self._leave(phase)
 
     def _leave(self, phase) -> None:
@@ -419,7 +426,8 @@ class Hand:
             S._memo = {}
         if phase.on_exit:
             phase.effects["exit"](S, None)
-        self._enter(phase.next(S))
+        following = phase.next
+        self._enter(following(S))
 
     def _explain(self, rule, action) -> str:
         try:
@@ -520,11 +528,15 @@ class _CandidateTable:
             self.by_signature[_call_signature(action_type, tuple(map(fields.get, *self.call_fields[action_type])))] = action
 
 
-class _Tables(dict):
-    """Per compiled variant: phase name -> its _CandidateTable, and the seat after each seat."""
+class _Tables:
+    """Per compiled variant: phase name -> its _CandidateTable, and the seat after each seat.
+    (Slots: the engine reads these on every card; a dict subclass kept them in a real dict.)"""
+
+    __slots__ = ("by_name", "next_seat", "copy_hands", "copy_dealt", "copy_trick", "copy_tricks", "copy_played",
+                 "in_place", "play_phase", "_by_phase")
 
     def __init__(self, rules):
-        super().__init__((name, _CandidateTable(rules, phase)) for name, phase in rules.phases.items())
+        self.by_name = {name: _CandidateTable(rules, phase) for name, phase in rules.phases.items()}
         self.next_seat = {seat: rules.table.after(seat) for seat in rules.table.seats}
         # which of the containers a card changes are changed as new ones (IN_PLACE, state.py)
         held = rules.held_by_effects
@@ -540,11 +552,14 @@ class _Tables(dict):
         action effect applies). Worked out once per compiled phase (specialised ones included)."""
         known = self._by_phase.get(id(phase))
         if known is None or known[0] is not phase:
-            table = self[name]
+            table = self.by_name[name]
             candidates = list(table.by_card.values()) + list(table.calls)
             known = self._by_phase[id(phase)] = (phase, table, _cleared(phase.check_guard, candidates),
                                                  _cleared(phase.action_guard, candidates))
         return known
+
+    def __getitem__(self, name: str) -> "_CandidateTable":
+        return self.by_name[name]
 
 
 def _cleared(guard, candidates) -> frozenset:
