@@ -42,7 +42,9 @@ def record_hands(rules, count: int, seed: int) -> list:
         dealer = rng.choice(rules.table.seats)
         scores = {"NS": rng.choice([0, 99, 101]), "EW": rng.choice([0, 99, 101])}
         hand = play_random_hand(rules, rng, dealer, scores)
-        hands.append((dealer, hand.deal_spec, scores, list(hand.events)))
+        # (plain dicts, as a log read from JSON gives: the hand's own log holds shared
+        # read-only events, a dict subclass, which neither engine sees in an audit)
+        hands.append((dealer, hand.deal_spec, scores, [dict(e) for e in hand.events]))
     return hands
 
 
