@@ -206,7 +206,9 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     for ph in rs.lists["phases"]:
         scope = Scope(state=frozenset(hand_state), **base)
         next_texts[ph["name"]] = expr(ph["next"], scope, ph["id"])
-        cp = CompiledPhase(name=ph["name"], kind=ph["kind"], id=ph["id"], source=ph.get("source"),
+        # (plain str: the engine compares these on every event, and CPython 3.11 specialises a
+        # comparison or a dict lookup only for exact str, not the loader's located strings)
+        cp = CompiledPhase(name=str(ph["name"]), kind=str(ph["kind"]), id=str(ph["id"]), source=ph.get("source"),
                            next=_phase_fn(builder, "next", ph, next_texts[ph["name"]]))
         if ph["kind"] == "calls":
             for action, params in ph["actions"].items():
@@ -215,20 +217,20 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
             cp.turn = _phase_fn(builder, "turn", ph, expr(ph["turn"], scope, ph["id"]))
             cp.end = _phase_fn(builder, "end", ph, expr(ph["end"], scope, ph["id"]))
         elif ph["kind"] == "tricks":
-            cp.action = ph["action"]
+            cp.action = str(ph["action"])
             cp.annotations = {name: _plain(spec["default"]) for name, spec in ph.get("annotations", {}).items()}
             cp.leader = _phase_fn(builder, "leader", ph, expr(ph["leader"], scope, ph["id"]))
             cp.winner = _phase_fn(builder, "winner", ph, expr(ph["winner"], scope, ph["id"]))
         elif ph["kind"] == "deal_rest":
             cp.taker = _phase_fn(builder, "taker", ph, expr(ph["taker"], scope, ph["id"]))
-        cp.fixed = tuple(ph.get("fixed") or ())
+        cp.fixed = tuple(str(name) for name in ph.get("fixed") or ())
         for name in cp.fixed:
             if name not in state_init:
                 raise RulesError(f"phase {ph['name']!r} fixes {name!r}, which is not a declared state variable",
                                  ph.key_location("fixed"), ph["id"])
         if ph["name"] in phases:
             raise RulesError(f"phase {ph['name']!r} is defined twice", ph.location(), ph["id"])
-        phases[ph["name"]] = cp
+        phases[cp.name] = cp
 
     def rule_sources(rule) -> tuple:
         """(kind, scope, when, test) of a rule, as Python text."""
