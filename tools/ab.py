@@ -11,6 +11,13 @@ REV's engine, this tree's engine and this tree's oracle over the same hands (the
 before every event, as bench.py replays). Each process keeps its best of K replays (CPU time);
 each arm then keeps its best over the R rounds. Printed: microseconds a hand for each arm, this
 tree against REV, and each engine against the oracle (the ratio issue 9 sets a target for).
+
+With --instructions, each arm instead runs under valgrind's callgrind, which counts the machine
+instructions it executes: exact, and the same from one run to the next whatever else the machine
+does. An arm runs twice, with one and with three replays; the difference, over two replays, is
+the instructions a hand once the interpreter has warmed up. Instructions are not time (a dict
+probe that misses the cache costs more than its count says), but on this shared machine, where
+an A/A timing can differ by 3%, they tell a 1% step from noise.
 """
 
 from __future__ import annotations
@@ -76,6 +83,24 @@ def measure(tree: Path, hands_file: Path, repeat: int, preset: str, engine: str)
     return float(done.stdout.strip())
 
 
+def instructions(tree: Path, hands_file: Path, hands: int, preset: str, engine: str) -> float:
+    """Machine instructions a warm replayed hand takes (callgrind, one replay against three)."""
+    counts = []
+    for repeat in (1, 3):
+        with tempfile.NamedTemporaryFile(prefix="baloot-ab-", suffix=".callgrind") as out:
+            done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}",
+                                   sys.executable, "-c", _REPLAYER, str(tree), str(hands_file), str(repeat), preset,
+                                   engine], cwd=tree, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise SystemExit(f"ab: the {engine} replay in {tree} failed under valgrind:\n{done.stderr.strip()[-2000:]}")
+            totals = [line.split()[1] for line in Path(out.name).read_text().splitlines()
+                      if line.startswith(("summary:", "totals:"))]
+        if not totals:
+            raise SystemExit(f"ab: callgrind wrote no instruction total for the {engine} replay in {tree}")
+        counts.append(int(totals[0]))
+    return (counts[1] - counts[0]) / (2 * hands)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      epilog="Example: python tools/ab.py HEAD~3 --hands 1000 --rounds 5")
@@ -86,9 +111,15 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--preset", default="default")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count machine instructions under valgrind's callgrind instead of timing "
+                             "(exact and repeatable; --rounds and --repeat do not apply; try --hands 300)")
     args = parser.parse_args(argv)
     if min(args.hands, args.rounds, args.repeat) < 1:
         parser.error("--hands, --rounds and --repeat take a whole number of at least 1")
+    if args.instructions and shutil.which("valgrind") is None:
+        print("ab: --instructions needs valgrind (apt-get install valgrind)", file=sys.stderr)
+        return 2
 
     scratch = Path(tempfile.mkdtemp(prefix="baloot-ab-"))
     base = scratch / "base"
@@ -100,6 +131,11 @@ def main(argv=None) -> int:
             return 2
         hands_file = scratch / "hands.json"
         record(hands_file, args.hands, args.seed, args.preset)
+        if args.instructions:
+            counted = {"base": instructions(base, hands_file, args.hands, args.preset, "dsl"),
+                       "this": instructions(ROOT, hands_file, args.hands, args.preset, "dsl"),
+                       "oracle": instructions(ROOT, hands_file, args.hands, args.preset, "oracle")}
+            return _report_instructions(args, counted)
         best = {"base": float("inf"), "this": float("inf"), "oracle": float("inf")}
         for number in range(args.rounds):
             best["base"] = min(best["base"], measure(base, hands_file, args.repeat, args.preset, "dsl"))
@@ -123,6 +159,22 @@ def main(argv=None) -> int:
     else:
         print(f"{args.rev}: {out['base_us_per_hand']} us a hand ({out['base_oracle_ratio']}x the oracle)\n"
               f"this tree: {out['this_us_per_hand']} us a hand ({out['this_oracle_ratio']}x the oracle)\n"
+              f"this / {args.rev}: {out['this_base_ratio']}")
+    return 0
+
+
+def _report_instructions(args, counted: dict) -> int:
+    out = {"rev": args.rev, "hands": args.hands, "preset": args.preset,
+           "base_instructions_per_hand": round(counted["base"]), "this_instructions_per_hand": round(counted["this"]),
+           "oracle_instructions_per_hand": round(counted["oracle"]),
+           "this_base_ratio": round(counted["this"] / counted["base"], 4),
+           "base_oracle_ratio": round(counted["base"] / counted["oracle"], 3),
+           "this_oracle_ratio": round(counted["this"] / counted["oracle"], 3)}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{args.rev}: {out['base_instructions_per_hand']} instructions a hand ({out['base_oracle_ratio']}x the oracle)\n"
+              f"this tree: {out['this_instructions_per_hand']} instructions a hand ({out['this_oracle_ratio']}x the oracle)\n"
               f"this / {args.rev}: {out['this_base_ratio']}")
     return 0
 
