@@ -267,9 +267,13 @@ class Hand:
         if not kept or event.get("seat") != self._seat:
             return self._judge_slowly(event, False)
         phase, table, quiet_checks, _ = self._now
+        # exact: a card with nothing said, whose event is type, seat and card, all three equal
+        # to the candidate's, so it is the candidate's event for this seat
+        exact = False
         try:
             if len(event) == 3 and event.get("type") == table.play_type:  # a card, nothing said
                 target = table.by_signature.get(event.get("card"))
+                exact = True
             else:
                 target = table.by_signature.get(_signature(phase, table, event))
         except TypeError:  # an unhashable value: not a legal action as it stands
@@ -280,9 +284,7 @@ class Hand:
             check = phase.check
             if check(self.state, target) >= 0:
                 self._check_announcements(phase, target)   # raises, explained
-        # (a card with nothing said: the event is type, seat and card, all three equal to the
-        # candidate's, so it is the candidate's event for this seat)
-        return phase, target, (True if len(event) == 3 and table.play_type is not None else False)
+        return phase, target, exact
 
     def _judge_slowly(self, event, force: bool):
         """_judge for any event: checked field by field, a refusal explained by its rule."""
