@@ -44,3 +44,23 @@ def test_sizes_below_one_are_refused():
     with pytest.raises(SystemExit) as exc:
         ab.main(["HEAD", "--hands", "0"])
     assert exc.value.code == 2
+
+
+@needs_git
+@pytest.mark.skipif(__import__("shutil").which("valgrind") is None, reason="--instructions runs valgrind")
+def test_instructions_are_counted_exactly_so_an_a_a_run_agrees(capsys):
+    # the same tree twice: callgrind counts the same instructions (to well within 0.1%)
+    assert ab.main(["HEAD", "--instructions", "--hands", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hands"] == 3 and all(out[k] > 10_000 for k in (
+        "base_instructions_per_hand", "this_instructions_per_hand", "oracle_instructions_per_hand"))
+    if subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--", "baloot_spec"]).returncode == 0:
+        assert out["this_base_ratio"] == pytest.approx(1.0, abs=0.002)
+    assert out["this_oracle_ratio"] == pytest.approx(
+        out["this_instructions_per_hand"] / out["oracle_instructions_per_hand"], rel=0.01)
+
+
+def test_instructions_without_valgrind_is_a_clear_error(monkeypatch, capsys):
+    monkeypatch.setattr(ab.shutil, "which", lambda name: None)
+    assert ab.main(["HEAD", "--instructions", "--hands", "2"]) == 2
+    assert "needs valgrind" in capsys.readouterr().err

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -90,7 +91,8 @@ def instructions(tree: Path, hands_file: Path, hands: int, preset: str, engine: 
         with tempfile.NamedTemporaryFile(prefix="baloot-ab-", suffix=".callgrind") as out:
             done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}",
                                    sys.executable, "-c", _REPLAYER, str(tree), str(hands_file), str(repeat), preset,
-                                   engine], cwd=tree, capture_output=True, text=True)
+                                   engine], cwd=tree, capture_output=True, text=True,
+                                  env={**os.environ, "PYTHONHASHSEED": "0"})   # (str hashes, so set orders, fixed)
             if done.returncode != 0:
                 raise SystemExit(f"ab: the {engine} replay in {tree} failed under valgrind:\n{done.stderr.strip()[-2000:]}")
             totals = [line.split()[1] for line in Path(out.name).read_text().splitlines()
