@@ -20,22 +20,32 @@ from __future__ import annotations
 
 import ast
 import copy
+from functools import lru_cache
 
 MAX_ITEMS = 4
 
 
-def unroll(source: str, constants: dict) -> str:
+def unroll(source: str, constants: tuple) -> str:
     """`source` (a Python expression) with such loops written out; `source` itself if none.
-    `constants` maps a generated constant's name (`k_teams`) to its value."""
+    `constants` (from short_lists) pairs a generated constant's name (`k_teams`) with its items."""
+    # (parsing is the cost: skip what has no loop over a short list, and remember the rest, since
+    # the 46 variants of a corpus run share most of their expressions)
+    if " for " not in source or not (" in [" in source or any(name in source for name, _ in constants)):
+        return source
+    return _unrolled(source, constants)
+
+
+@lru_cache(maxsize=4096)
+def _unrolled(source: str, constants: tuple) -> str:
     tree = ast.parse(source, mode="eval")
-    unroller = _Unroller(constants)
+    unroller = _Unroller(dict(constants))
     tree = unroller.visit(tree)
     return ast.unparse(tree) if unroller.changed else source
 
 
-def short_lists(constants: dict) -> dict:
-    """The constants a loop may be written out over: `k_<name>` -> their items."""
-    return {f"k_{name}": tuple(value) for name, value in constants.items() if _items(value) is not None}
+def short_lists(constants: dict) -> tuple:
+    """The constants a loop may be written out over: (`k_<name>`, their items) pairs."""
+    return tuple((f"k_{name}", tuple(value)) for name, value in sorted(constants.items()) if _items(value) is not None)
 
 
 def _items(value):
