@@ -137,7 +137,7 @@ def main(argv=None) -> int:
             counted = {"base": instructions(base, hands_file, args.hands, args.preset, "dsl"),
                        "this": instructions(ROOT, hands_file, args.hands, args.preset, "dsl"),
                        "oracle": instructions(ROOT, hands_file, args.hands, args.preset, "oracle")}
-            return _report_instructions(args, counted)
+            return _report(args, counted, "instructions", {})
         best = {"base": float("inf"), "this": float("inf"), "oracle": float("inf")}
         for number in range(args.rounds):
             best["base"] = min(best["base"], measure(base, hands_file, args.repeat, args.preset, "dsl"))
@@ -150,34 +150,24 @@ def main(argv=None) -> int:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)
         shutil.rmtree(scratch, ignore_errors=True)
 
-    out = {"rev": args.rev, "hands": args.hands, "rounds": args.rounds, "repeat": args.repeat, "preset": args.preset,
-           "base_us_per_hand": round(best["base"], 1), "this_us_per_hand": round(best["this"], 1),
-           "oracle_us_per_hand": round(best["oracle"], 1),
-           "this_base_ratio": round(best["this"] / best["base"], 4),
-           "base_oracle_ratio": round(best["base"] / best["oracle"], 3),
-           "this_oracle_ratio": round(best["this"] / best["oracle"], 3)}
-    if args.json:
-        print(json.dumps(out))
-    else:
-        print(f"{args.rev}: {out['base_us_per_hand']} us a hand ({out['base_oracle_ratio']}x the oracle)\n"
-              f"this tree: {out['this_us_per_hand']} us a hand ({out['this_oracle_ratio']}x the oracle)\n"
-              f"this / {args.rev}: {out['this_base_ratio']}")
-    return 0
+    return _report(args, best, "us", {"rounds": args.rounds, "repeat": args.repeat})
 
 
-def _report_instructions(args, counted: dict) -> int:
-    out = {"rev": args.rev, "hands": args.hands, "preset": args.preset,
-           "base_instructions_per_hand": round(counted["base"]), "this_instructions_per_hand": round(counted["this"]),
-           "oracle_instructions_per_hand": round(counted["oracle"]),
-           "this_base_ratio": round(counted["this"] / counted["base"], 4),
-           "base_oracle_ratio": round(counted["base"] / counted["oracle"], 3),
-           "this_oracle_ratio": round(counted["this"] / counted["oracle"], 3)}
+def _report(args, measured: dict, unit: str, settings: dict) -> int:
+    """Print each arm's figure a hand (`unit`: "us" or "instructions") and the ratios."""
+    rounding = 1 if unit == "us" else None
+    out = {"rev": args.rev, "hands": args.hands, **settings, "preset": args.preset,
+           **{f"{arm}_{unit}_per_hand": round(measured[arm], rounding) for arm in ("base", "this", "oracle")},
+           "this_base_ratio": round(measured["this"] / measured["base"], 4),
+           "base_oracle_ratio": round(measured["base"] / measured["oracle"], 3),
+           "this_oracle_ratio": round(measured["this"] / measured["oracle"], 3)}
     if args.json:
         print(json.dumps(out))
-    else:
-        print(f"{args.rev}: {out['base_instructions_per_hand']} instructions a hand ({out['base_oracle_ratio']}x the oracle)\n"
-              f"this tree: {out['this_instructions_per_hand']} instructions a hand ({out['this_oracle_ratio']}x the oracle)\n"
-              f"this / {args.rev}: {out['this_base_ratio']}")
+        return 0
+    label = "us" if unit == "us" else "instructions"
+    print(f"{args.rev}: {out[f'base_{unit}_per_hand']} {label} a hand ({out['base_oracle_ratio']}x the oracle)\n"
+          f"this tree: {out[f'this_{unit}_per_hand']} {label} a hand ({out['this_oracle_ratio']}x the oracle)\n"
+          f"this / {args.rev}: {out['this_base_ratio']}")
     return 0
 
 

@@ -94,27 +94,33 @@ def replay_oracle(hands) -> float:
     return cpu_time(OracleHand, hands)
 
 
-def traced_costs(make_hand, hands) -> tuple[float, float]:
-    """(Python function calls, bytecode instructions) per hand, counted with sys.settrace: a
-    machine-independent measure, for when timings on a shared machine drift."""
-    counts = {"calls": 0, "ops": 0}
+def traced_replay(make_hand, hands, on_event) -> None:
+    """Replay under sys.settrace: on_event(frame, event) for every Python call ("call") and every
+    bytecode instruction ("opcode") the replay runs. Exact counts, not times."""
+    def trace(frame, event, arg):
+        if event == "call":
+            frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        on_event(frame, event)
+        return trace
 
-    def on_opcode(frame, event, arg):
-        if event == "opcode":
-            counts["ops"] += 1
-        return on_opcode
-
-    def on_call(frame, event, arg):
-        counts["calls"] += 1
-        frame.f_trace_opcodes, frame.f_trace_lines = True, False
-        return on_opcode
-
-    sys.settrace(on_call)
+    sys.settrace(trace)
     try:
         replay(make_hand, hands)
     finally:
         sys.settrace(None)
-    return counts["calls"] / len(hands), counts["ops"] / len(hands)
+
+
+def traced_costs(make_hand, hands) -> tuple[float, float]:
+    """(Python function calls, bytecode instructions) per hand, counted with sys.settrace: a
+    machine-independent measure, for when timings on a shared machine drift."""
+    counts = {"call": 0, "opcode": 0}
+
+    def count(frame, event):
+        if event in counts:
+            counts[event] += 1
+
+    traced_replay(make_hand, hands, count)
+    return counts["call"] / len(hands), counts["opcode"] / len(hands)
 
 
 def legal_queries(rules, hands) -> float:

@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import record_hands, replay  # noqa: E402
+from bench import record_hands, replay, traced_replay  # noqa: E402
 
 from baloot_spec.engine.hand import Hand  # noqa: E402
 from baloot_spec.rules import load_variant  # noqa: E402
@@ -55,18 +55,11 @@ def survey(rules, hands: list) -> dict:
         replay(make, hands)
     counts: collections.Counter = collections.Counter()
 
-    def trace(frame, event, arg):
-        if event == "call":
-            frame.f_trace_opcodes, frame.f_trace_lines = True, False
-        elif event == "opcode":
+    def count(frame, event):
+        if event == "opcode":
             counts[(frame.f_code, frame.f_lasti)] += 1
-        return trace
 
-    sys.settrace(trace)
-    try:
-        replay(make, hands)
-    finally:
-        sys.settrace(None)
+    traced_replay(make, hands, count)
     shown: dict = {}
     sites: collections.Counter = collections.Counter()
     for (code, offset), runs in counts.items():
