@@ -7,6 +7,12 @@ one object per card, so identity is equality and `in` on lists is cheap.
 
 from __future__ import annotations
 
+from sys import intern
+
+# Names from the rules (ranks, suits, seats, teams) are interned: the generated code compares them
+# with its own literals, which Python interns, and two identical strings compare at once where two
+# equal ones compare their characters.
+
 
 class Card:
     """One playing card. Use `Deck.parse("TS")` or `Card.of("T", "S")`."""
@@ -21,7 +27,7 @@ class Card:
             card = object.__new__(cls)
             object.__setattr__(card, "rank", rank)
             object.__setattr__(card, "suit", suit)
-            object.__setattr__(card, "text", rank + suit)
+            object.__setattr__(card, "text", intern(rank + suit))
             cls._interned[key] = card
         return card
 
@@ -47,9 +53,9 @@ class Deck:
     """The ranks, suits and rank aliases of the deck the rules declare."""
 
     def __init__(self, ranks: list[str], suits: list[str], aliases: dict[str, str] | None = None):
-        self.ranks = [str(r) for r in ranks]
-        self.suits = [str(s) for s in suits]
-        self.aliases = {str(k): str(v) for k, v in (aliases or {}).items()}
+        self.ranks = [intern(str(r)) for r in ranks]
+        self.suits = [intern(str(s)) for s in suits]
+        self.aliases = {str(k): intern(str(v)) for k, v in (aliases or {}).items()}
         self.cards = [Card(r, s) for s in self.suits for r in self.ranks]
         self.exact = {c.text: c for c in self.cards}   # canonical text -> card (the fast path)
         self._by_text = dict(self.exact)
@@ -78,8 +84,8 @@ class Table:
     """Seats in turn order and the teams, as the rules declare them."""
 
     def __init__(self, seats: list[str], teams: dict[str, list[str]]):
-        self.seats = [str(s) for s in seats]
-        self.teams = {str(t): [str(s) for s in members] for t, members in teams.items()}
+        self.seats = [intern(str(s)) for s in seats]
+        self.teams = {intern(str(t)): [intern(str(s)) for s in members] for t, members in teams.items()}
         self.team_of = {s: t for t, members in self.teams.items() for s in members}
         self._index = {s: i for i, s in enumerate(self.seats)}
 

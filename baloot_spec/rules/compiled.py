@@ -152,7 +152,8 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
     """Execute the plan's generated module and bind every name in the plan to its function
     (the plan's objects are bound in place). Returns the rules and the module's namespace."""
     table, deck = table_and_deck(variant)   # (made again: a plan holds no engine objects)
-    constants = plan["constants"]
+    constants = plan["constants"] = interned(plan["constants"])
+    plan["state_init"] = interned(plan["state_init"])
     namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_LazyMap": LazyMap, "_MISSING": object(),
                  "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
                  "_AttributeError": AttributeError,
@@ -180,7 +181,11 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
     # (storing the plan reads its __dict__, loading it writes it) keeps them in a real dict, and
     # on CPython 3.11 each read takes about 2.5 times as long: the rules get copies made by the
     # constructor (the plan's own phases stay as they are, bound: the specialiser copies them).
-    phases = {name: replace(phase) for name, phase in phases.items()}
+    phases = {sys.intern(name): replace(phase, name=sys.intern(phase.name), kind=sys.intern(phase.kind),
+                                        action=phase.action and sys.intern(phase.action),
+                                        actions=interned(phase.actions), annotations=interned(phase.annotations),
+                                        fixed=interned(phase.fixed))
+              for name, phase in phases.items()}
     steps = {part: [(name, step_id, namespace[ref]) for name, step_id, ref in plan[part]] for part in ("facts", "scoring", "match")}
     rules = CompiledRules(variant, table, deck, plan["deal"], plan["state_init"], phases, plan["first_phase"],
                           steps["facts"], steps["scoring"], steps["match"],
@@ -188,6 +193,21 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
                           plan["source"], namespace[plan["facts_all"]], namespace[plan["steps_all"]],
                           namespace[plan["facts_of"]], namespace[plan["score_of"]], frozenset(plan["held_by_effects"]))
     return rules, namespace
+
+
+def interned(value):
+    """`value` with every string in it (keys included) interned: the compiler interns the rules'
+    strings (rules/compile.py, _plain), but a plan read back from the disk cache went through
+    pickle, which makes new strings. The generated code compares them with its own literals."""
+    if isinstance(value, str):
+        return sys.intern(str(value))
+    if isinstance(value, list):
+        return [interned(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(interned(v) for v in value)
+    if isinstance(value, dict):
+        return {interned(k): interned(v) for k, v in value.items()}
+    return value
 
 
 def table_and_deck(variant: Variant) -> tuple[Table, Deck]:
