@@ -38,8 +38,7 @@ class Hand:
         teams = list(rules.table.teams)
         scores = {team: 0 for team in teams}
         if match_scores is not None:
-            if not isinstance(match_scores, dict) or set(match_scores) != set(teams) or not all(
-                    isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in match_scores.values()):
+            if not _points_of(match_scores, scores):
                 raise DealError(f"match_scores must give a whole number of points for {' and '.join(teams)}", "match_scores")
             scores.update(match_scores)
         self.deal = Deal(rules, dealer, deal)
@@ -401,7 +400,7 @@ class Hand:
         if phase.on_enter:   # (a phase with no enter effect: its fused function would do nothing)
             phase.effects["enter"](S, None)
         if phase.fixed:   # from here on the phase runs code compiled for these values
-            phase = self._phases[name] = self.rules.specialized(name, tuple(getattr(S, n) for n in phase.fixed))
+            phase = self._phases[name] = self.rules.specialized(name, tuple(map(S.__getattribute__, phase.fixed)))
         self._now = self._tables.now(phase, name)
         if phase.kind == "calls":
             self._settle()
@@ -575,6 +574,17 @@ class _Tables:
 
     def __getitem__(self, name: str) -> "_CandidateTable":
         return self.by_name[name]
+
+
+def _points_of(match_scores, scores: dict) -> bool:
+    """Whether match_scores gives a whole number of points (not a bool), 0 or more, for exactly
+    the teams of `scores` (a loop: a generator in all() is resumed once per team)."""
+    if not isinstance(match_scores, dict) or match_scores.keys() != scores.keys():
+        return False
+    for value in match_scores.values():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            return False
+    return True
 
 
 def _cleared(guard, candidates) -> frozenset:

@@ -20,7 +20,7 @@ class Rec(dict):
 
     __slots__ = ()
 
-    def __getattribute__(self, name, _own=object.__getattribute__):
+    def __getattribute__(self, name):   # (no default argument: CPython fills it in at every call)
         if name in _DICT_NAMES:
             return _own(self, name)
         try:
