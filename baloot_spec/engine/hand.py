@@ -215,7 +215,7 @@ class Hand:
             if tables.in_place:   # (no effect can hold what a card changes: IN_PLACE, state.py)
                 S.hands[actor].remove(card)
                 S.trick.append(play)
-                S.played.add(card)
+                S.played.append(card)
             else:
                 _change_copies(S, tables, actor, card, play)
             trick = S.trick
@@ -613,9 +613,9 @@ def _change_copies(S, tables, actor, card, play) -> None:
     else:
         S.trick.append(play)
     if tables.copy_played:
-        S.played = S.played | {card}
+        S.played = [*S.played, card]
     else:
-        S.played.add(card)
+        S.played.append(card)
 
 
 def _with_every_field(phase, fields: dict) -> dict:

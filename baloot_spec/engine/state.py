@@ -200,7 +200,7 @@ def _initializer(rules):
     per_seat = "{" + ", ".join(f"{const(seat)}: []" for seat in seats) + "}"
     fields.update(dealer="dealer", actor="None", phase="None", public="None",
                   exposed="None",   # a card exposed by accident during the deal, if the deal says so
-                  hands=per_seat, initial=per_seat, dealt=per_seat, trick="[]", tricks="[]", played="set()",
+                  hands=per_seat, initial=per_seat, dealt=per_seat, trick="[]", tricks="[]", played="[]",
                   match_scores=f"{const(Rec)}(match_scores)", all_cards=f"list({const(rules.deck.cards)})",
                   all_seats=f"list({const(seats)})", suits=f"list({const(rules.deck.suits)})", leader="None",
                   _memo="{}")   # values of zero-argument rule functions at this position (engine clears it)
