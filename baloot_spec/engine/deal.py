@@ -180,12 +180,14 @@ class Deal:
             raise DealError(f"the deck must list all {total} cards", "deal.deck")
         exact = deck.exact
         try:
-            parsed = list(map(exact.get, cards))   # the common case: canonical card texts
+            parsed = [*map(exact.get, cards)]   # the common case: canonical card texts
+            distinct = set(parsed)
         except TypeError:   # an unhashable entry
-            parsed = [None]
-        if None in parsed:
+            distinct = {None}
+        if None in distinct:   # (a set: `None in` a list of cards compares with every card)
             parsed = [self._parse(c, deck, f"deal.deck[{i}]") for i, c in enumerate(cards)]
-        if len(set(parsed)) != len(parsed):
+            distinct = set(parsed)
+        if len(distinct) != len(parsed):
             _no_repeats(parsed, "deal.deck")
         rest, placed, public, taken = list(parsed), {}, None, []
         for count, end, target, seat, packet in moves:    # the cut's moves, before the dealing

@@ -47,8 +47,8 @@ class Hand:
         S.public = self.deal.public
         S.exposed = self.deal.exposed
         for seat, cards in self.deal.initial.items():
-            S.initial[seat] = list(cards)
-            S.hands[seat] = list(cards)
+            S.initial[seat] = cards   # (the deal's own list: nothing changes it)
+            S.hands[seat] = [*cards]   # (a card played changes this one in place)
         self.events: list[dict] = []
         # What is known of the current position (apply() forgets it): the seat to act and the
         # candidate actions the rules keep for it.

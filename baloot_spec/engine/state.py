@@ -201,8 +201,9 @@ def _initializer(rules):
     fields.update(dealer="dealer", actor="None", phase="None", public="None",
                   exposed="None",   # a card exposed by accident during the deal, if the deal says so
                   hands=per_seat, initial=per_seat, dealt=per_seat, trick="[]", tricks="[]", played="[]",
-                  match_scores=f"{const(Rec)}(match_scores)", all_cards=f"list({const(rules.deck.cards)})",
-                  all_seats=f"list({const(seats)})", suits=f"list({const(rules.deck.suits)})", leader="None",
+                  # (shared by every hand: nothing changes them, the engine never and a rule cannot)
+                  match_scores=f"{const(Rec)}(match_scores)", all_cards=const(list(rules.deck.cards)),
+                  all_seats=const(list(seats)), suits=const(list(rules.deck.suits)), leader="None",
                   _memo="{}")   # values of zero-argument rule functions at this position (engine clears it)
     for name, value in rules.state_init.items():   # (one level deep is enough for YAML initials)
         fields[name] = f"{const(value)}.copy()" if isinstance(value, (list, dict)) else const(value)
