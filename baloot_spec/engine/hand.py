@@ -206,7 +206,7 @@ class Hand:
                 play = Play(actor, card, **{k: getattr(action, k) for k in phase.annotations})
                 if plays is not None:
                     plays[actor] = play
-                    play._event = LegalEvent(**action._event, seat=actor)   # (what the log keeps)
+                    play._event = _seat_event(action, actor)   # (what the log keeps)
             # An event known to be this candidate's, exactly, is logged as the candidate's shared
             # read-only event; anything else as a copy (the caller's event may change). Copying
             # every event was 4% of a replayed hand.
@@ -228,10 +228,10 @@ class Hand:
                 self._seat = _UNKNOWN
                 winner = phase.winner
                 winner = winner(S)
-                if tables.in_place or not tables.copy_tricks:
-                    S.tricks.append(Trick(trick[0].seat, trick, winner))
-                else:
+                if tables.copy_tricks:   # (an effect may hold them: IN_PLACE, state.py)
                     S.tricks = [*S.tricks, Trick(trick[0].seat, trick, winner)]
+                else:
+                    S.tricks.append(Trick(trick[0].seat, trick, winner))
                 S.trick = []
                 S.leader = winner
                 S._memo = {}
@@ -640,8 +640,14 @@ def _logged_call(action, seat, event: dict) -> dict:
         return {**event}
     logged = made.get(seat)
     if logged is None:
-        logged = made[seat] = LegalEvent(**action._event, seat=seat)
+        logged = made[seat] = _seat_event(action, seat)
     return logged if logged == event else {**event}
+
+
+def _seat_event(action, seat) -> LegalEvent:
+    """A candidate's event with the seat that acts, as the log keeps it: read-only and shared,
+    made once per candidate and seat; its keys in the order `dict(legal_event, seat=...)` gives."""
+    return LegalEvent(**action._event, seat=seat)
 
 
 def _call_signature(action_type: str, values: tuple) -> tuple:

@@ -22,18 +22,21 @@ from ..expr.builtins import Rec
 _CARD_OF = attrgetter("card")
 
 
-def _slotted(base: type, names: tuple) -> type:
-    """The subclass of `base` with a slot for each of `names` (made once per base and names).
+def _slotted(base: type, names: tuple, label: str | None = None) -> type:
+    """The subclass of `base` with a slot for each of its own names and `names`, made once per
+    base, names and label (shown as `Base[label]`, by default the names).
 
     Plays and actions of one phase all have the same fields. As plain instances they shared one
     dict layout per class with the other phases' (a bid's `call`, a card's `card` and `ekka`), so
     CPython 3.11 kept most of them in real dicts and every field read in the rules and the engine
-    was a dict probe (LOAD_ATTR_WITH_HINT); a slot is read without one."""
-    made = _SLOTTED.get((base, names))
+    was a dict probe (LOAD_ATTR_WITH_HINT); a slot is read without one. A state has its own
+    class per variant for the same reason (past 30 fields an instance dict is a real dict)."""
+    key = (base, names, label)
+    made = _SLOTTED.get(key)
     if made is None:
-        made = _SLOTTED[(base, names)] = type(base.__name__, (base,), {
+        made = _SLOTTED[key] = type(base.__name__, (base,), {
             "__slots__": tuple(dict.fromkeys(base._own + names)), "__module__": __name__,
-            "__qualname__": f"{base.__name__}[{', '.join(names)}]"})
+            "__qualname__": f"{base.__name__}[{label or ', '.join(names)}]"})
     return made
 
 
@@ -161,6 +164,7 @@ class State:
     field was a dict probe. A field the variant does not declare cannot be set at all."""
 
     __slots__ = ()
+    _own = ("_fields",)
 
     def __new__(cls, rules, dealer: str, match_scores: dict):
         made = getattr(rules, "_state_made", None)
@@ -211,8 +215,6 @@ def _initializer(rules):
         raise RulesError(f"a state field is not a name: {', '.join(n for n in fields if not n.isidentifier() or iskeyword(n))}")
     lines = [f"    self.{name} = {source}" for name, source in fields.items()]
     source = "def init(self, dealer, match_scores):\n" + "\n".join(lines) + f"\n    self._fields = {const(tuple(fields))}\n"
-    namespace = {"__builtins__": {"list": list, "set": set}, **values}
+    namespace = {"__builtins__": {}, **values}
     exec(compile(source, "<state fields>", "exec"), namespace)  # field names and global names only
-    kind = type("State", (State,), {"__slots__": (*fields, "_fields"), "__module__": __name__,
-                                    "__qualname__": f"State[{rules.variant.hash}]"})
-    return kind, namespace["init"]
+    return _slotted(State, tuple(fields), rules.variant.hash), namespace["init"]

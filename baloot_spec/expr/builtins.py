@@ -152,8 +152,11 @@ def _windows(xs, n):
     return [xs[i:i + n] for i in range(count)]
 
 
-def _flatten(xss, _chain=chain.from_iterable):
+def _flatten(xss):
     return [*_chain(xss)]
+
+
+_chain = chain.from_iterable
 
 
 def _unique(xs):

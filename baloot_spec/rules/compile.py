@@ -16,7 +16,6 @@ import operator
 import re
 from functools import lru_cache
 from keyword import iskeyword
-from sys import intern
 
 from ..engine.state import ENGINE_WRITES, IN_PLACE
 from ..errors import RulesError
@@ -208,8 +207,9 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
         scope = Scope(state=frozenset(hand_state), **base)
         next_texts[ph["name"]] = expr(ph["next"], scope, ph["id"])
         # (plain str: the engine compares these on every event, and CPython 3.11 specialises a
-        # comparison or a dict lookup only for exact str, not the loader's located strings)
-        cp = CompiledPhase(name=intern(str(ph["name"])), kind=intern(str(ph["kind"])), id=str(ph["id"]), source=ph.get("source"),
+        # comparison or a dict lookup only for exact str, not the loader's located strings; they
+        # are interned with the rest of the plan's strings, compiled.interned)
+        cp = CompiledPhase(name=str(ph["name"]), kind=str(ph["kind"]), id=str(ph["id"]), source=ph.get("source"),
                            next=_phase_fn(builder, "next", ph, next_texts[ph["name"]]))
         if ph["kind"] == "calls":
             for action, params in ph["actions"].items():
@@ -218,13 +218,13 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
             cp.turn = _phase_fn(builder, "turn", ph, expr(ph["turn"], scope, ph["id"]))
             cp.end = _phase_fn(builder, "end", ph, expr(ph["end"], scope, ph["id"]))
         elif ph["kind"] == "tricks":
-            cp.action = intern(str(ph["action"]))
+            cp.action = str(ph["action"])
             cp.annotations = {name: _plain(spec["default"]) for name, spec in ph.get("annotations", {}).items()}
             cp.leader = _phase_fn(builder, "leader", ph, expr(ph["leader"], scope, ph["id"]))
             cp.winner = _phase_fn(builder, "winner", ph, expr(ph["winner"], scope, ph["id"]))
         elif ph["kind"] == "deal_rest":
             cp.taker = _phase_fn(builder, "taker", ph, expr(ph["taker"], scope, ph["id"]))
-        cp.fixed = tuple(intern(str(name)) for name in ph.get("fixed") or ())
+        cp.fixed = tuple(str(name) for name in ph.get("fixed") or ())
         for name in cp.fixed:
             if name not in state_init:
                 raise RulesError(f"phase {ph['name']!r} fixes {name!r}, which is not a declared state variable",
@@ -895,11 +895,11 @@ def _template(builder: _ModuleBuilder, text, scope: Scope, rule_id: str) -> str:
 
 def _plain(value):
     """YAML values as plain Python (lists, dicts with str keys where YAML gave ints for names).
-    Strings are interned (see cards.py): the generated code compares them with its literals."""
+    (The rules' strings are interned when the plan is instantiated: compiled.interned.)"""
     if isinstance(value, dict):
-        return {(k if isinstance(k, (int, bool)) else intern(str(k))): _plain(v) for k, v in value.items()}
+        return {(k if isinstance(k, (int, bool)) else str(k)): _plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_plain(v) for v in value]
     if isinstance(value, str):
-        return intern(str(value))
+        return str(value)
     return value

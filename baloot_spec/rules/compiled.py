@@ -196,9 +196,11 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
 
 
 def interned(value):
-    """`value` with every string in it (keys included) interned: the compiler interns the rules'
-    strings (rules/compile.py, _plain), but a plan read back from the disk cache went through
-    pickle, which makes new strings. The generated code compares them with its own literals."""
+    """`value` with every string in it (keys included) interned. The generated code compares the
+    rules' strings (team names, modes, calls, phase names) with its own literals, which Python
+    interns; two identical strings compare at once, two equal ones by their characters. Done
+    here, for a plan just compiled and one read back from the disk cache alike (pickle makes new
+    strings); the deck and table intern their own (cards.py)."""
     if isinstance(value, str):
         return sys.intern(str(value))
     if isinstance(value, list):
