@@ -64,3 +64,10 @@ def test_instructions_without_valgrind_is_a_clear_error(monkeypatch, capsys):
     monkeypatch.setattr(ab.shutil, "which", lambda name: None)
     assert ab.main(["HEAD", "--instructions", "--hands", "2"]) == 2
     assert "needs valgrind" in capsys.readouterr().err
+
+
+@needs_git
+def test_an_unknown_preset_is_one_line_and_exit_2(capsys):
+    assert ab.main(["HEAD", "--preset", "no-such-preset", "--hands", "2", "--rounds", "1", "--repeat", "1"]) == 2
+    assert "unknown preset 'no-such-preset'" in capsys.readouterr().err
+    assert "baloot-ab-" not in _worktrees()   # (no work tree left behind)

@@ -36,3 +36,9 @@ def test_a_survey_counts_the_sites_per_hand_and_finds_the_records_field_reads():
 def test_too_few_hands_is_a_usage_error():
     out = subprocess.run([sys.executable, str(TOOL), "--hands", "0"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "--hands must be at least 1" in out.stderr
+
+
+def test_an_unknown_preset_is_one_line_and_exit_2():
+    out = subprocess.run([sys.executable, str(TOOL), "--preset", "no-such-preset", "--hands", "1"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "unknown preset 'no-such-preset'" in out.stderr and "Traceback" not in out.stderr

@@ -67,13 +67,21 @@ print(best / len(hands) * 1e6)
 """
 
 
-def record(path: Path, hands: int, seed: int, preset: str) -> None:
+def record(path: Path, hands: int, seed: int, preset: str) -> bool:
+    """Record the hands to `path`; False (said on stderr) if the rules do not load."""
     sys.path[:0] = [p for p in (str(ROOT), str(ROOT / "tools")) if p not in sys.path]
     from bench import record_hands
+    from baloot_spec.errors import RulesError
     from baloot_spec.rules import load_variant
-    recorded = record_hands(load_variant(preset=preset), hands, seed)
+    try:
+        rules = load_variant(preset=preset)
+    except RulesError as exc:   # (an unknown preset, say: one line, exit 2)
+        print(f"ab: {exc}", file=sys.stderr)
+        return False
+    recorded = record_hands(rules, hands, seed)
     path.write_text(json.dumps([[dealer, deal, scores, [dict(e) for e in events]]
                                 for dealer, deal, scores, events in recorded]))
+    return True
 
 
 def measure(tree: Path, hands_file: Path, repeat: int, preset: str, engine: str) -> float:
@@ -132,7 +140,8 @@ def main(argv=None) -> int:
             print(f"ab: cannot check out {args.rev!r}: {made.stderr.strip()}", file=sys.stderr)
             return 2
         hands_file = scratch / "hands.json"
-        record(hands_file, args.hands, args.seed, args.preset)
+        if not record(hands_file, args.hands, args.seed, args.preset):
+            return 2
         if args.instructions:
             counted = {"base": instructions(base, hands_file, args.hands, args.preset, "dsl"),
                        "this": instructions(ROOT, hands_file, args.hands, args.preset, "dsl"),

@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import record_hands, replay, traced_replay  # noqa: E402
 
 from baloot_spec.engine.hand import Hand  # noqa: E402
+from baloot_spec.errors import RulesError  # noqa: E402
 from baloot_spec.rules import load_variant  # noqa: E402
 
 # What the adaptive interpreter shows for an instruction it could not, or did not yet, specialise.
@@ -91,7 +92,11 @@ def main(argv=None) -> int:
               file=sys.stderr)
     if args.hands < 1:
         parser.error("--hands must be at least 1")
-    rules = load_variant(args.preset)
+    try:
+        rules = load_variant(args.preset)
+    except RulesError as exc:
+        print(f"specialization: {exc}", file=sys.stderr)
+        return 2
     found = survey(rules, record_hands(rules, args.hands, args.seed))
     if args.json:
         print(json.dumps(found))
