@@ -275,6 +275,8 @@ class Hand:
                 exact = True
             else:
                 target = table.by_signature.get(_signature(phase, table, event))
+                if target is None and table.play_type:
+                    target = _announced_play(phase, table, event)
         except TypeError:  # an unhashable value: not a legal action as it stands
             target = None
         if target is None or (target.card if table.play_type else target) not in kept:
@@ -519,6 +521,7 @@ class _CandidateTable:
 
     def __init__(self, rules, phase):
         self.by_card, self.calls, self.by_signature, self.event_of = {}, [], {}, {}
+        self.announced = {}   # (card, announcement values) -> its shared action (_announced_play)
         self.event_get = self.event_of.__getitem__
         self.play_type = phase.action if phase.kind == "tricks" else None
         # per call type: its parameters' names, and what each is when the event leaves it out
@@ -674,6 +677,49 @@ def _signature(phase, table, event: dict):
     if fields is None:
         return None
     return _call_signature(event["type"], tuple(map(event.get, *fields)))
+
+
+def _announced_play(phase, table, event: dict):
+    """The action for a card said with announcements (a project, an Ekka), made once per
+    variant and distinct announcement; None where the event is not one as it stands (not a
+    card of the table, an annotation of the wrong type): the slow path then explains it.
+
+    The slow path built a new action and a new Play for each such card, three times the cost
+    of a plain card's judgement; the actions (and their plays per seat) are shared like the
+    candidates', and as read-only (rules never change a value in place)."""
+    if event.get("type") != table.play_type:
+        return None
+    base = table.by_signature.get(event.get("card"))
+    if base is None:
+        return None
+    values = []
+    for name, default in phase.annotations.items():
+        value = event.get(name, default)
+        if type(default) is bool:
+            if type(value) is not bool:
+                return None
+        elif type(default) is list:
+            if type(value) is not list or not all(type(v) is str for v in value):
+                return None
+            value = tuple(value)
+        else:
+            return None
+        values.append(value)
+    key = (base.card, tuple(values))
+    action = table.announced.get(key)
+    if action is None:
+        fields = {name: (list(value) if type(value) is tuple else value)
+                  for name, value in zip(phase.annotations, values)}
+        action = Action(table.play_type, card=base.card, **fields)
+        action._event = LegalEvent(type=table.play_type, card=base.card.text,
+                                   **{name: value for name, value in fields.items() if value != phase.annotations[name]})
+        action._plays = {}
+        if len(table.announced) < _ANNOUNCED_KEPT:   # (a hostile log cannot grow it without end)
+            table.announced[key] = action
+    return action
+
+
+_ANNOUNCED_KEPT = 4096
 
 
 def _source_text(source) -> str | None:
