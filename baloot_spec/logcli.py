@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -73,34 +74,22 @@ def audit(args) -> int:
         progress.tick(totals["hands"])
 
     items = read_raw(args.logs)
-    if args.jobs > 1:
-        import multiprocessing
-        if _START_METHOD == "fork":   # what every worker needs, loaded once before the fork
+    if args.jobs > 1 and os.name == "posix":   # (elsewhere one process: the pool needs POSIX pipes)
+        from .parallel import ordered_map, start_method
+        if start_method() == "fork":   # what every worker needs, loaded once before the fork
             from .audit import audit_text  # noqa: F401
             from .log.reader import prepare_checks
             from .rules import load_variant
             prepare_checks()     # compiles the log schema's validator
             if not override:     # (an override is loaded above already)
                 load_variant()
-        with multiprocessing.get_context(_START_METHOD).Pool(args.jobs) as pool:
-            # Two batches in flight: the workers start on the next batch while this one's
-            # reports are consumed (no idle tail per batch), and memory stays bounded. Each
-            # worker takes a batch in a few large chunks: with chunks of 16 documents, handing
-            # them over cost the parent 0.13 ms of CPU a document, taken from the workers.
-            pending = None
-            while True:
-                batch = list(islice(items, 512 * args.jobs))
-                chunk = max(1, len(batch) // (4 * args.jobs))
-                submitted = pool.imap(_audit_raw, [(b, override) for b in batch], chunksize=chunk) if batch else None
-                if pending is not None:
-                    for report in pending:
-                        consume(report)
-                if submitted is None:
-                    break
-                pending = submitted
+        # Chunks of 64 documents (about 20 ms of work), two in flight per worker: a worker never
+        # waits for its next chunk, and at the end of the input neither waits long for the other.
+        for report in ordered_map(_audit_item, items, args.jobs, 64, override):
+            consume(report)
     else:
         for item in items:
-            consume(_audit_raw((item, override)))
+            consume(_audit_item(item, override))
     progress.done()
     elapsed = time.perf_counter() - started
     summary = {"documents": totals["documents"], "hands": totals["hands"], "violations": totals["violations"],
@@ -118,18 +107,9 @@ def audit(args) -> int:
     return EXIT_FOUND if totals["violations"] else EXIT_OK
 
 
-def _start_method() -> str:
-    """fork where there is one (Linux): a worker starts with the modules and compiled rules the
-    parent already has, instead of importing and compiling again (spawn elsewhere)."""
-    import multiprocessing
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux") else "spawn"
-
-
-_START_METHOD = _start_method()
-
-
-def _audit_raw(job) -> dict:
-    (name, line, text, error), override = job
+def _audit_item(item, override) -> dict:
+    """One document's report (what a worker process runs): never raises for bad input."""
+    name, line, text, error = item
     if text is None:
         return {"file": name, "line": line, "hands": 0, "violations": [], "notes": [],
                 "errors": [{"path": "$", "message": error}]}
