@@ -1,7 +1,7 @@
 """The `baloot` command line.
 
 Exit codes everywhere: 0 ok, 1 failures or violations found, 2 usage error or unreadable input
-(rules, cases, logs). Problems with input are printed located (file:line:col, rule id, caret),
+(rules, cases, logs), 130 interrupted. Problems with input are printed located (file:line:col, rule id, caret),
 never as a traceback.
 """
 
@@ -16,6 +16,7 @@ from .errors import BalootError, LocatedError
 from .text import show
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130   # (128 + SIGINT, as a shell reports it)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="baloot", description=(
         "baloot-spec: the rules of Baloot as data (rules/*.yaml), an engine that executes them, "
         "and a conformance corpus any implementation can be checked against."),
-        epilog="Exit codes: 0 ok, 1 failures found, 2 usage error or unreadable input.")
+        epilog="Exit codes: 0 ok, 1 failures found, 2 usage error or unreadable input, 130 interrupted (Ctrl-C).")
     parser.add_argument("--version", action="version", version=f"baloot-spec {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -199,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
+    except KeyboardInterrupt:   # Ctrl-C: what was printed stands; no traceback
+        print("baloot: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _rules_check(args) -> int:

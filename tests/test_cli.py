@@ -45,3 +45,15 @@ def test_conformance_run_selection_and_json_report(tmp_path, capsys):
 
 def test_conformance_run_with_nothing_selected_is_a_usage_error(capsys):
     assert main(["conformance", "run", "--id", "no.such.*"]) == 2
+
+
+def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(capsys, monkeypatch):
+    import baloot_spec.logcli as logcli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(logcli, "audit", interrupted)
+    assert main(["audit", "x.jsonl"]) == 130
+    err = capsys.readouterr().err
+    assert err == "baloot: interrupted\n"
