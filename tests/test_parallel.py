@@ -34,20 +34,6 @@ def _slow_first(item, extra):
     return item
 
 
-def test_a_slow_chunk_does_not_let_the_answers_behind_it_pile_up():
-    taken = []
-
-    def source():
-        for n in range(400):
-            taken.append(n)
-            yield n
-
-    answers = ordered_map(_slow_first, source(), jobs=2, chunk=10, ahead=6)
-    assert next(answers) == 0   # (while item 0 sleeps, the other worker would run through the rest)
-    assert len(taken) <= 6 * 10
-    assert list(answers) == list(range(1, 400))
-
-
 def _die_on(item, extra):
     if item == extra:
         os._exit(3)
@@ -64,21 +50,35 @@ def test_fewer_items_than_workers_or_chunks(count, jobs):
     assert list(ordered_map(_square_slowly, range(count), jobs=jobs, chunk=3)) == [(n * n, None) for n in range(count)]
 
 
-def test_only_a_bounded_part_of_the_input_is_taken_ahead():
+def _counted(count):
+    """range(count) as a generator, and the list of the items it has given so far."""
     taken = []
 
     def source():
-        for n in range(1000):
+        for n in range(count):
             taken.append(n)
             yield n
 
-    answers = ordered_map(_square_slowly, source(), jobs=2, chunk=10, in_flight=2, ahead=5)
+    return taken, source()
+
+
+def test_only_a_bounded_part_of_the_input_is_taken_ahead():
+    taken, source = _counted(1000)
+    answers = ordered_map(_square_slowly, source, jobs=2, chunk=10, in_flight=2, ahead=5)
     for position, _ in enumerate(answers):
         # at most `ahead` chunks given out past the first one not yet yielded
         assert len(taken) - position <= 5 * 10
         if position == 300:
             break
     answers.close()
+
+
+def test_a_slow_chunk_does_not_let_the_answers_behind_it_pile_up():
+    taken, source = _counted(400)
+    answers = ordered_map(_slow_first, source, jobs=2, chunk=10, ahead=6)
+    assert next(answers) == 0   # (while item 0 sleeps, the other worker would run through the rest)
+    assert len(taken) <= 6 * 10
+    assert list(answers) == list(range(1, 400))
 
 
 def test_an_item_larger_than_a_pipe_goes_through():
