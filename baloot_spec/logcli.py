@@ -7,7 +7,6 @@ import os
 import sys
 import time
 from collections import Counter
-from itertools import islice
 
 from .errors import BalootError
 
@@ -74,7 +73,9 @@ def audit(args) -> int:
         progress.tick(totals["hands"])
 
     items = read_raw(args.logs)
-    if args.jobs > 1 and os.name == "posix":   # (elsewhere one process: the pool needs POSIX pipes)
+    if args.jobs > 1 and os.name != "posix":
+        print("baloot: --jobs needs POSIX pipes; auditing in one process", file=sys.stderr)
+    if args.jobs > 1 and os.name == "posix":
         from .parallel import ordered_map, start_method
         if start_method() == "fork":   # what every worker needs, loaded once before the fork
             from .audit import audit_text  # noqa: F401

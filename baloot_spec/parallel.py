@@ -10,7 +10,8 @@ parent is a third busy process beside the two workers: it used 0.15 s of CPU in 
 Here the parent is one thread. Each worker has a pipe for chunks of items and one for its
 answers; the parent keeps at most `in_flight` chunks per worker, writes chunks without blocking
 (a chunk larger than the pipe is written as the worker reads it, while the parent serves the
-others), and yields the answers in input order. Memory is bounded by jobs x in_flight chunks.
+others), and yields the answers in input order. Memory is bounded: no chunk is given out more
+than `ahead` chunks past the first one not yet yielded.
 """
 
 from __future__ import annotations
@@ -92,8 +93,8 @@ class _Worker:
         answers_out.close()
         os.set_blocking(self.chunks.fileno(), False)
         _widen(self.chunks.fileno())
-        self.held = []          # the numbers of the chunks it was given and has not answered, in order
-        self.unsent = b""       # the end of the last chunk's frame, not yet written
+        self.held = []                  # the numbers of the chunks it was given and has not answered, in order
+        self.unsent = memoryview(b"")   # the end of the last chunk's frame, not yet written (a view: no copy)
 
     def write(self) -> None:
         try:
@@ -136,7 +137,7 @@ def ordered_map(fn, items, jobs: int, chunk: int, extra=None, in_flight: int = 2
                 if not part:
                     exhausted = True
                     break
-                worker.unsent = _frame(part)
+                worker.unsent = memoryview(_frame(part))
                 worker.held.append(sent)
                 sent += 1
                 worker.write()
@@ -164,7 +165,7 @@ def ordered_map(fn, items, jobs: int, chunk: int, extra=None, in_flight: int = 2
             # Told to stop in so many words: a worker forked later holds a copy of this pipe's
             # end, so closing it here is no end of input for the worker.
             if not worker.unsent:
-                worker.unsent = _frame(None)
+                worker.unsent = memoryview(_frame(None))
                 try:
                     worker.write()
                 except WorkerDied:
