@@ -201,7 +201,10 @@ class Hand:
         else:
             card = action.card
             plays = action._plays   # a candidate's Play per seat, made once (None: not a candidate)
-            play = plays.get(actor) if plays is not None else None
+            try:
+                play = plays[actor]
+            except (KeyError, TypeError):   # not made for this seat yet, or not a candidate
+                play = None
             if play is None:
                 play = Play(actor, card, **{k: getattr(action, k) for k in phase.annotations})
                 if plays is not None:
