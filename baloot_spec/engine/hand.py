@@ -278,10 +278,10 @@ class Hand:
             elif len(event) == 3 and event["type"] == table.play_type:  # a card, nothing said
                 target = table.by_signature[event["card"]]
                 exact = True
+            elif table.play_type:   # a card with announcements, or its defaults spelled out
+                target = _card_action(phase, table, event)
             else:
                 target = table.by_signature.get(_signature(phase, table, event))
-                if target is None and table.play_type:
-                    target = _announced_play(phase, table, event)
         except (KeyError, TypeError):  # a field missing, an unknown card, an unhashable value
             target = None
         if target is None or (target.card if table.play_type else target) not in kept:
@@ -528,7 +528,7 @@ class _CandidateTable:
 
     def __init__(self, rules, phase):
         self.by_card, self.calls, self.by_signature, self.event_of = {}, [], {}, {}
-        self.announced = {}   # (card, announcement values) -> its shared action (_announced_play)
+        self.announced = {}   # (card, announcement values) -> its shared action (_card_action)
         self.event_get = self.event_of.__getitem__
         self.play_type = phase.action if phase.kind == "tricks" else None
         # per call type: its parameters' names, and what each is when the event leaves it out
@@ -536,6 +536,8 @@ class _CandidateTable:
                             for action_type, params in phase.actions.items()}
         self.signature_of = {action_type: _signature_reader(action_type, *fields) for action_type, fields in self.call_fields.items()}
         if phase.kind == "tricks":
+            # (as _card_action reads an event's annotations: a list as a tuple)
+            self.default_annotations = [tuple(v) if type(v) is list else v for v in phase.annotations.values()]
             for card in rules.deck.cards:
                 action = Action(phase.action, card=card, **{
                     k: (list(v) if isinstance(v, list) else v) for k, v in phase.annotations.items()})
@@ -550,7 +552,7 @@ class _CandidateTable:
             action._event = LegalEvent(type=action_type, **fields)
             action._logged = {}   # seat -> the event the log keeps (see _logged_call)
             self.calls.append(action)
-            self.by_signature[_call_signature(action_type, tuple(map(fields.get, *self.call_fields[action_type])))] = action
+            self.by_signature[self.signature_of[action_type](fields)] = action   # (the key an event is read to)
 
 
 class _Tables:
@@ -668,19 +670,8 @@ def _call_signature(action_type: str, values: tuple) -> tuple:
 
 
 def _signature(phase, table, event: dict):
-    """The signature of `event` if it can be matched against the legal actions as it stands
-    (canonical card text, no announcement or only the default ones), else None."""
-    if phase.kind == "tricks":
-        if event.get("type") != phase.action:
-            return None
-        if len(event) == 3 and "card" in event:   # type, seat, card: no announcement at all
-            return event["card"]
-        for name, default in phase.annotations.items():
-            if name in event:
-                value = event[name]
-                if not (value is default or (type(value) is list and type(default) is list and value == default)):
-                    return None
-        return event.get("card")
+    """The signature of a call event, as the candidate table is keyed (None for no call type of
+    the phase). A card event is matched by _card_action."""
     read = table.signature_of.get(event.get("type"))
     if read is None:
         return None
@@ -709,14 +700,15 @@ def _signature_reader(action_type: str, names: tuple, defaults: tuple):
     return lambda event: _call_signature(action_type, tuple(map(event.get, names, defaults)))
 
 
-def _announced_play(phase, table, event: dict):
-    """The action for a card said with announcements (a project, an Ekka), made once per
-    variant and distinct announcement; None where the event is not one as it stands (not a
-    card of the table, an annotation of the wrong type): the slow path then explains it.
+def _card_action(phase, table, event: dict):
+    """The action for a card event with annotations: the card's candidate when every one is
+    its default, else the action for what was said (a project, an Ekka), made once per variant
+    and distinct announcement; None where the event is not one as it stands (not a card of the
+    table, an annotation of the wrong type): the slow path then explains it.
 
-    The slow path built a new action and a new Play for each such card, three times the cost
-    of a plain card's judgement; the actions (and their plays per seat) are shared like the
-    candidates', and as read-only (rules never change a value in place)."""
+    The slow path built a new action and a new Play for each card said with something, three
+    times the cost of a plain card's judgement; these actions (and their plays per seat) are
+    shared like the candidates', and as read-only (rules never change a value in place)."""
     if event.get("type") != table.play_type:
         return None
     base = table.by_signature.get(event.get("card"))
@@ -735,6 +727,8 @@ def _announced_play(phase, table, event: dict):
         else:
             return None
         values.append(value)
+    if values == table.default_annotations:
+        return base
     key = (base.card, tuple(values))
     action = table.announced.get(key)
     if action is None:
