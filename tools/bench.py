@@ -7,9 +7,10 @@ The workload is the same seeded hands for both engines: random legal hands are r
 (with their announcements), then replayed through the DSL engine and through the independent
 oracle, each computing the legal set before every action (deal, bidding, doubling, 32 plays,
 projects, scoring), alternately R times; each engine's best CPU time counts, so that other load on
-a shared machine does not tilt the ratio (and the median of the rounds' own ratios is given too,
-`dsl_oracle_time_ratio_paired`, which a change of the host's speed between rounds does not move); Python calls and bytecodes per hand (counted, not timed)
-give the same comparison without any noise. Also measured: legal-set queries, audit throughput (one process, and
+a shared machine does not tilt the ratio (the median of the rounds' own ratios is given too,
+`dsl_oracle_time_ratio_paired`, which a change of the host's speed between rounds does not
+move); Python calls and bytecodes per hand (counted, not timed) give the same comparison
+without any noise. Also measured: legal-set queries, audit throughput (one process, and
 `--jobs 2` against it; on the simulated file and on it four times over, where start-up weighs
 less; and two independent audits at once, the most two processes can gain here), cold rules load in a fresh process, the whole conformance corpus run, and
 the peak memory of auditing a JSONL file at two sizes (it must not grow with the input).
