@@ -57,6 +57,13 @@ def main(argv=None) -> int:
     real = {id(p): (p.narrow, p.winner) for p in phases}
     kept, winners, scores = [], [], []   # every answer, in the order the replay asks
     real_scoring = (rules.facts_all, rules.steps_all)
+    # (a specialised score phase brings its own facts; while the scoring is recorded or looked
+    # up, the engine is sent to rules.facts_all instead, by clearing the phase's)
+    real_facts = {id(p): p.facts_all for p in phases}
+
+    def own_facts(on: bool) -> None:
+        for phase in phases:
+            phase.facts_all = real_facts[id(phase)] if on else None
 
     def recording(narrow, winner):
         """The phase's own functions, remembering each answer in order."""
@@ -79,8 +86,10 @@ def main(argv=None) -> int:
     for phase in phases:
         phase.narrow, phase.winner = recording(phase.narrow, phase.winner)
     rules.facts_all, rules.steps_all = record_scoring, lambda values: values
+    own_facts(False)
     replay_dsl(rules, hands)
     rules.facts_all, rules.steps_all = real_scoring
+    own_facts(True)
     if len(rules._specialized) != len(phases):
         raise SystemExit("machinery_floor: a contract was specialised only in the recording replay")
     answers = {"kept": iter(()), "winners": iter(()), "scores": iter(())}
@@ -101,6 +110,7 @@ def main(argv=None) -> int:
                 phase.narrow, phase.winner = real[id(phase)] if how == "rules" else (looked_up, winner_looked_up)
             free_scoring = how == "no-rules-or-scoring"
             rules.facts_all, rules.steps_all = (scoring_looked_up, lambda values: values) if free_scoring else real_scoring
+            own_facts(not free_scoring)
             answers.update(kept=iter(kept), winners=iter(winners), scores=iter(scores))
             spent = split_times(lambda *setup: Hand(rules, *setup), hands)
             left = [next(answers[k], None) for k in ("kept", "winners") + (("scores",) if free_scoring else ())]
@@ -114,6 +124,7 @@ def main(argv=None) -> int:
     for phase in phases:
         phase.narrow, phase.winner = real[id(phase)]
     rules.facts_all, rules.steps_all = real_scoring
+    own_facts(True)
 
     us = {how: {part: round(best[(how, part)] / len(hands) * 1e6, 1) for part in ("setup", "calls", "plays", "result")}
           for how in HOWS + ("oracle",)}

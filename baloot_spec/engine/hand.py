@@ -429,7 +429,7 @@ class Hand:
             S.leader = leader(S)
         elif phase.kind == "score":
             rules = self.rules
-            values = rules.facts_all(S)
+            values = (phase.facts_all or rules.facts_all)(S)
             self.facts = rules.facts_of(values)
             self.score = rules.score_of(rules.steps_all(values))
             self._leave(phase)

@@ -297,6 +297,13 @@ class _Emitter:
             it = self.emit(iterable, bound)
             return f"{name}([*{it}] or [None])" if name != "sum" else f"sum({it})"
         el, var, it, cond = self._comprehension_parts(node, bound, 1)
+        if cond is not None and _literal(cond) == (True, False) and _ALWAYS_THERE.match(it):
+            # Nothing passes the condition (a Hokum test in a Sun's specialised code): the
+            # aggregate's value over no items. Only over a list the engine keeps, so that the
+            # folded code fails exactly where the unfolded would (nowhere).
+            empty = _EMPTY_AGGREGATE.get(name)
+            if empty is not None:
+                return empty
         loop = f" for {var} in {it}"
         filt = f" if {cond}" if cond else ""
         # In Python 3.11 a generator is resumed for every item it yields, a list comprehension
@@ -381,6 +388,12 @@ class _Emitter:
 
     def _neg(self, node, bound):
         return f"(-{self.emit(node.children[0], bound)})"
+
+
+# What an aggregate over no items is (those whose value is a literal), and the lists that can be
+# iterated without failing: the engine's own list fields (engine/state.py), which every state has.
+_EMPTY_AGGREGATE = {"count": "0", "sum": "0", "max": "None", "min": "None", "first": "None", "any": "False", "all": "True"}
+_ALWAYS_THERE = re.compile(r"^S\.(?:all_seats|all_cards|suits|trick|tricks|played|hand)$")
 
 
 def _used_once(tree, param: str, walrus: bool) -> bool:

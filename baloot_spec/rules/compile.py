@@ -296,12 +296,21 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
         compiled = CompiledEffect(effect["id"], when, tuple(effect["set"]), values, effect.get("source"))
         {"action": phase.on_action, "enter": phase.on_enter, "exit": phase.on_exit}[on].append(compiled)
 
-    facts, fact_sources = [], []
-    for step in rs.lists["facts"]:
+    def fact_texts() -> list:
+        """(id, name, Python text) of each fact, in order (a specialised phase's fixed state
+        folded in while one is being compiled)."""
         scope = Scope(state=frozenset(hand_state), **base)
-        text = expr(step["expr"], scope, step["id"])
-        facts.append((step["name"], step["id"], _fn(builder, "S", text)))
-        fact_sources.append((step["id"], step["name"], text))
+        return [(step["id"], step["name"], expr(step["expr"], scope, step["id"])) for step in rs.lists["facts"]]
+
+    def fused_facts(out: _ModuleBuilder, sources: list) -> str:
+        """facts_all(S): every fact, in order, set on a new scoring namespace."""
+        return _guarded(out, "facts_all", "S", [f[0] for f in sources],
+                        ["V = _Namespace()", *lazy_locals_prelude("\n".join(f[2] for f in sources))]
+                        + [f"i = {k}\nV.{name} = {text}".replace("\n", "\n        ")
+                           for k, (_id, name, text) in enumerate(sources)], "V")
+
+    fact_sources = fact_texts()
+    facts = [(name, fact_id, _fn(builder, "S", text)) for fact_id, name, text in fact_sources]
     scoring, step_sources = _steps(builder, rs.lists["scoring"], set(fact_names), base, expr)
     def specializer(phase_name: str, values: tuple) -> CompiledPhase:
         """Compile `phase_name` again with its fixed state folded in (the rules were checked
@@ -338,14 +347,13 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
             if generic.kind == "calls":
                 names["turn"] = _phase_fn(out, "turn", item, expr(item["turn"], scope, item["id"]))
                 names["end"] = _phase_fn(out, "end", item, expr(item["end"], scope, item["id"]))
+            if generic.kind == "score":   # the facts with the contract folded in (no Hokum tests in a Sun)
+                names["facts_all"] = fused_facts(out, fact_texts())
         finally:
             fixed_values.clear()
         return names, compile(out.source(), f"<rules {variant.hash} {phase_name} {values!r}>", "exec")
 
-    facts_all = _guarded(builder, "facts_all", "S", [f[0] for f in fact_sources],
-                         ["V = _Namespace()", *lazy_locals_prelude("\n".join(f[2] for f in fact_sources))]
-                         + [f"i = {k}\nV.{name} = {text}".replace("\n", "\n        ")
-                            for k, (_id, name, text) in enumerate(fact_sources)], "V")
+    facts_all = fused_facts(builder, fact_sources)
     steps_all = _guarded(builder, "steps_all", "S", [f[0] for f in step_sources],
                          ["\n".join([f"i = {k}", *lazy_locals_prelude(text), f"S.{name} = {text}"]).replace("\n", "\n        ")
                           for k, (_id, name, text) in enumerate(step_sources)], "S")

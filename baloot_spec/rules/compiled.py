@@ -88,6 +88,7 @@ class CompiledPhase:
     # `check` and `effects["action"]` for the candidates whose guard is false.
     check_guard: object = None
     action_guard: object = None
+    facts_all: object = None     # score, specialised: the facts for its fixed state (else CompiledRules.facts_all)
 
     def call_candidates(self) -> list:
         """Every call a `calls` phase offers, as (type, {parameter: value}), in the order the
@@ -281,7 +282,7 @@ def bind_phase(generic: CompiledPhase, names: dict, code, namespace: dict) -> Co
     return replace(generic, narrow=fns["narrow"], check=fns["check"], next=fns["next"],
                    check_guard=fns["check_guard"], action_guard=fns["action_guard"],
                    effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
-                   **{k: fns[k] for k in ("winner", "turn", "end") if k in fns})
+                   **{k: fns[k] for k in ("winner", "turn", "end", "facts_all") if k in fns})
 
 
 def _compiled(source: str, filename: str):
