@@ -69,7 +69,9 @@ def main(argv=None) -> int:
         """The phase's own functions, remembering each answer in order."""
         def record_narrow(S, C):
             answer = narrow(S, C)
-            kept.append(answer)
+            # (a copy: when no rule narrows, the answer is the list given, which may be the
+            # player's hand itself, and the hand changes as it is played)
+            kept.append(None if answer is None else list(answer))
             return answer
 
         def record_winner(S):
