@@ -22,6 +22,7 @@ from ..errors import RulesError
 from ..expr.builtins import builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.parser import TREES, ExprSource, parse_expression
+from ..expr.lower import lower_module
 from ..expr.unroll import short_lists, unroll
 from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
@@ -102,7 +103,9 @@ class _ModuleBuilder:
             f"    return value\n")
 
     def source(self) -> str:
-        return "\n".join(self.lines)
+        """The module, its comprehensions written out as loops (expr/lower.py), function by
+        function."""
+        return "\n".join(map(lower_module, self.lines))
 
 
 def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:

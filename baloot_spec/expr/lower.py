@@ -1,0 +1,361 @@
+"""Comprehensions in generated code written out as loops in the function that runs them.
+
+In CPython 3.11 every list comprehension makes a function object and runs a frame of its own,
+and a generator (`next((x for x in xs if c), None)`, how first/any/all compile) is resumed
+once per item it looks at: about 0.15 us each, before any item is read. The rules' expressions
+are full of short ones (a trick's four cards, a hand's two declared projects), and a hand ran
+about 65 of them. Written out as `for` loops in the generated function, the same items are read
+in the same order, by the same operations, and the same error is raised at the same point; the
+frames are gone (PEP 709 does the same for list comprehensions in Python 3.12).
+
+The lowering works on the generated module's Python (an `ast` pass), never on rule text, and
+keeps the evaluation order exactly: an expression holding a comprehension becomes statements
+that compute, in order, everything Python would evaluate before it (into temporaries), then the
+loop; `a and b`, `a or b` and `x if c else y` become `if` statements, so what Python would not
+evaluate is still not evaluated. An expression this pass does not know how to take apart is left
+as it is, comprehensions and all. Temporaries and loop variables get fresh names (`_t1`, `_l1`)
+that no generated name uses.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+from functools import lru_cache
+
+_COMPREHENSIONS = (ast.ListComp, ast.DictComp, ast.GeneratorExp)
+# Names the generated code never rebinds within a function: reading them early or late is the
+# same (state, action, candidates, globals: constants, builtins, rule functions, records).
+_STABLE_PREFIXES = ("k_", "b_", "f_", "v_", "_R", "_LazyMap", "_t", "_l")
+_STABLE_NAMES = frozenset({"S", "A", "C", "V", "None", "True", "False", "len", "max", "min", "sum", "any", "all",
+                           "next", "map"})
+
+
+def lower_module(source: str) -> str:
+    """Generated code `source` (one or more function definitions) with its functions'
+    comprehensions written out as loops (`source` itself when there is none)."""
+    if " for " not in source:
+        return source
+    return _lowered(source)
+
+
+@lru_cache(maxsize=8192)
+def _lowered(source: str) -> str:
+    # (parsing and unparsing are the cost, about 0.2 s for a variant's whole module: the builder
+    # lowers function by function, and the variants of a corpus run share most functions)
+    tree = ast.parse(source)
+    changed = False
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            lowerer = _Lowerer()
+            node.body = lowerer.block(node.body)
+            changed = changed or lowerer.changed
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n" if changed else source
+
+
+def _has_comprehension(node) -> bool:
+    return any(isinstance(sub, _COMPREHENSIONS) for sub in ast.walk(node))
+
+
+def _name(id_: str) -> ast.Name:
+    return ast.Name(id=id_, ctx=ast.Load())
+
+
+def _store(id_: str) -> ast.Name:
+    return ast.Name(id=id_, ctx=ast.Store())
+
+
+def _assign(id_: str, value) -> ast.Assign:
+    return ast.Assign(targets=[_store(id_)], value=value)
+
+
+def _stable(node) -> bool:
+    """Whether `node` gives the same value whenever it is evaluated in this function (so it
+    need not be read into a temporary before a later operand's statements run)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in _STABLE_NAMES or node.id.startswith(_STABLE_PREFIXES)
+    return False
+
+
+class _Renamer(ast.NodeTransformer):
+    """Replace reads of one loop variable by its fresh name, except where a comprehension
+    inside binds the same name again (its first iterable still sees the outer one)."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node):
+        if node.id == self.old:
+            return ast.copy_location(ast.Name(id=self.new, ctx=node.ctx), node)
+        return node
+
+    def _comprehension(self, node):
+        first = node.generators[0]
+        first.iter = self.visit(first.iter)
+        bound = any(isinstance(t, ast.Name) and t.id == self.old
+                    for g in node.generators for t in ast.walk(g.target))
+        if bound:
+            return node
+        return self.generic_visit(node)
+
+    visit_ListComp = visit_DictComp = visit_GeneratorExp = visit_SetComp = _comprehension
+
+    def visit_Lambda(self, node):   # (the generated code has none; never look inside one)
+        return node
+
+
+class _Lowerer:
+    def __init__(self):
+        self.changed = False
+        self._counter = itertools.count(1)
+
+    def fresh(self, kind: str) -> str:
+        return f"_{kind}{next(self._counter)}"
+
+    # ---- statements ---------------------------------------------------------------------------
+    def block(self, statements: list) -> list:
+        out = []
+        for statement in statements:
+            out.extend(self.statement(statement))
+        return out
+
+    def statement(self, node) -> list:
+        if isinstance(node, (ast.Assign, ast.Return, ast.Expr)) and node.value is not None and _has_comprehension(node.value):
+            if isinstance(node, ast.Assign) and any(_has_comprehension(t) for t in node.targets):
+                return [node]
+            before, node.value = self.expr(node.value)
+            return before + [node]
+        if isinstance(node, (ast.If, ast.For)):   # (the test / the iterable first, once)
+            head = "test" if isinstance(node, ast.If) else "iter"
+            before = []
+            if _has_comprehension(getattr(node, head)):
+                before, value = self.expr(getattr(node, head))
+                setattr(node, head, value)
+            node.body, node.orelse = self.block(node.body), self.block(node.orelse)
+            return before + [node]
+        if isinstance(node, ast.Try):
+            node.body, node.orelse, node.finalbody = self.block(node.body), self.block(node.orelse), self.block(node.finalbody)
+            for handler in node.handlers:
+                handler.body = self.block(handler.body)
+            return [node]
+        return [node]
+
+    # ---- expressions: (statements to run first, the expression that then gives the value) -------
+    def expr(self, node) -> tuple[list, ast.expr]:
+        if not _has_comprehension(node):
+            return [], node
+        method = getattr(self, f"_{type(node).__name__}", None)
+        if method is None:
+            return [], node   # not taken apart: left as it is
+        return method(node)
+
+    def _eager(self, children: list) -> tuple[list, list]:
+        """Operands Python evaluates one after the other, all of them: each one's statements,
+        and those before a later operand's statements read into temporaries (so that they are
+        evaluated first, as Python would)."""
+        last = max((i for i, child in enumerate(children) if child is not None and _has_comprehension(child)), default=-1)
+        before, values = [], []
+        for i, child in enumerate(children):
+            if child is None:
+                values.append(None)
+                continue
+            pre, value = self.expr(child)
+            before += pre
+            if i < last and not _stable(value):
+                temp = self.fresh("t")
+                before.append(_assign(temp, value))
+                value = _name(temp)
+            values.append(value)
+        return before, values
+
+    def _Call(self, node):
+        if self._is_count(node):
+            return self._count(node.args[0])
+        if (isinstance(node.func, ast.Name) and node.func.id == "next" and len(node.args) == 2 and not node.keywords
+                and isinstance(node.args[0], ast.GeneratorExp) and isinstance(node.args[1], ast.Constant)):
+            return self._first(node.args[0], node.args[1])
+        if any(isinstance(a, ast.GeneratorExp) for a in node.args) or node.keywords:
+            return [], node   # (a generator given to something else: not ours to take apart)
+        before, values = self._eager([node.func, *node.args])
+        self.changed = True
+        return before, ast.Call(func=values[0], args=values[1:], keywords=[])
+
+    def _BinOp(self, node):
+        before, (left, right) = self._eager([node.left, node.right])
+        return before, ast.BinOp(left=left, op=node.op, right=right)
+
+    def _UnaryOp(self, node):
+        before, (operand,) = self._eager([node.operand])
+        return before, ast.UnaryOp(op=node.op, operand=operand)
+
+    def _Compare(self, node):
+        if len(node.ops) != 1:   # (a chain evaluates its later operands lazily)
+            return [], node
+        before, (left, right) = self._eager([node.left, node.comparators[0]])
+        return before, ast.Compare(left=left, ops=node.ops, comparators=[right])
+
+    def _Subscript(self, node):
+        before, (value, index) = self._eager([node.value, node.slice])
+        return before, ast.Subscript(value=value, slice=index, ctx=node.ctx)
+
+    def _Attribute(self, node):
+        before, (value,) = self._eager([node.value])
+        return before, ast.Attribute(value=value, attr=node.attr, ctx=node.ctx)
+
+    def _List(self, node):
+        before, values = self._eager(node.elts)
+        return before, ast.List(elts=values, ctx=node.ctx)
+
+    def _Tuple(self, node):
+        before, values = self._eager(node.elts)
+        return before, ast.Tuple(elts=values, ctx=node.ctx)
+
+    def _Starred(self, node):
+        before, (value,) = self._eager([node.value])
+        return before, ast.Starred(value=value, ctx=node.ctx)
+
+    def _Dict(self, node):
+        if any(key is None for key in node.keys):   # (a ** in a display: left as it is)
+            return [], node
+        flat = [part for pair in zip(node.keys, node.values) for part in pair]   # (key, then value)
+        before, values = self._eager(flat)
+        return before, ast.Dict(keys=values[0::2], values=values[1::2])
+
+    def _NamedExpr(self, node):
+        before, value = self.expr(node.value)
+        return before + [_assign(node.target.id, value)], _name(node.target.id)
+
+    def _IfExp(self, node):
+        before, test = self.expr(node.test)
+        if not (_has_comprehension(node.body) or _has_comprehension(node.orelse)):
+            return before, ast.IfExp(test=test, body=node.body, orelse=node.orelse)
+        temp = self.fresh("t")
+        then_pre, then = self.expr(node.body)
+        else_pre, other = self.expr(node.orelse)
+        self.changed = True
+        return before + [ast.If(test=test, body=then_pre + [_assign(temp, then)],
+                                orelse=else_pre + [_assign(temp, other)])], _name(temp)
+
+    def _BoolOp(self, node):
+        first_pre, first = self.expr(node.values[0])
+        rest = node.values[1:]
+        if not any(_has_comprehension(v) for v in rest):
+            return first_pre, ast.BoolOp(op=node.op, values=[first, *rest])
+        # tmp = a; if tmp (and) / if not tmp (or): tmp = b; ... (each operand only when the
+        # ones before it did not decide, and the deciding operand is the value, as in Python)
+        temp = self.fresh("t")
+        inner: list = []
+        for value in reversed(rest):
+            pre, value = self.expr(value)
+            body = pre + [_assign(temp, value)] + inner
+            test = _name(temp) if isinstance(node.op, ast.And) else ast.UnaryOp(op=ast.Not(), operand=_name(temp))
+            inner = [ast.If(test=test, body=body, orelse=[])]
+        self.changed = True
+        return first_pre + [_assign(temp, first)] + inner, _name(temp)
+
+    # ---- the comprehensions themselves ----------------------------------------------------------
+    def _loops(self, node, innermost) -> list:
+        """The nested `for` statements of a comprehension's generators (each loop variable
+        renamed apart, its conditions as `if not c: continue`), `innermost(element parts)`
+        inside them. Returns the statements, the first iterable's own statements first."""
+        generators = copy.deepcopy(node.generators)
+        parts = [copy.deepcopy(getattr(node, name)) for name in ("key", "value", "elt") if hasattr(node, name)]
+        renames = []
+        for g in generators:
+            if not isinstance(g.target, ast.Name) or g.is_async:
+                return None
+            new = self.fresh("l")
+            renames.append((g.target.id, new))
+        # rename: a generator's iterable and conditions see the variables of the ones before it
+        for i, g in enumerate(generators):
+            for old, new in renames[:i]:
+                g.iter = _Renamer(old, new).visit(g.iter)
+            for old, new in renames[:i + 1]:
+                g.ifs = [_Renamer(old, new).visit(c) for c in g.ifs]
+            g.target = _store(renames[i][1])
+        for old, new in renames:
+            parts = [_Renamer(old, new).visit(p) for p in parts]
+        body = innermost(parts)
+        for g in reversed(generators[1:] if len(generators) > 1 else []):
+            body = self._one_loop(g, body)
+        first = generators[0]
+        before, iterable = self.expr(first.iter)
+        first.iter = iterable
+        return before + self._one_loop(first, body, iter_lowered=True)
+
+    def _one_loop(self, g, body: list, iter_lowered: bool = False) -> list:
+        before = []
+        if not iter_lowered:
+            before, g.iter = self.expr(g.iter)
+        conditions = []
+        for condition in g.ifs:
+            pre, test = self.expr(condition)
+            conditions += pre + [ast.If(test=ast.UnaryOp(op=ast.Not(), operand=test), body=[ast.Continue()], orelse=[])]
+        return before + [ast.For(target=g.target, iter=g.iter, body=conditions + body, orelse=[])]
+
+    def _ListComp(self, node):
+        temp = self.fresh("t")
+
+        def append(parts):
+            pre, value = self.expr(parts[0])
+            return pre + [ast.Expr(ast.Call(func=ast.Attribute(value=_name(temp), attr="append", ctx=ast.Load()),
+                                             args=[value], keywords=[]))]
+        loops = self._loops(node, append)
+        if loops is None:
+            return [], node
+        self.changed = True
+        return [_assign(temp, ast.List(elts=[], ctx=ast.Load()))] + loops, _name(temp)
+
+    def _DictComp(self, node):
+        temp = self.fresh("t")
+
+        def store(parts):
+            # (a comprehension evaluates the key, then the value; `t[k] = v` the value first: the
+            # key is read into a temporary unless it is the same whenever it is read)
+            key_pre, key = self.expr(parts[0])
+            if not _stable(key):
+                key_temp = self.fresh("t")
+                key_pre, key = key_pre + [_assign(key_temp, key)], _name(key_temp)
+            value_pre, value = self.expr(parts[1])
+            return key_pre + value_pre + [ast.Assign(targets=[ast.Subscript(value=_name(temp), slice=key, ctx=ast.Store())],
+                                                     value=value)]
+        loops = self._loops(node, store)
+        if loops is None:
+            return [], node
+        self.changed = True
+        return [_assign(temp, ast.Dict(keys=[], values=[]))] + loops, _name(temp)
+
+    def _GeneratorExp(self, node):
+        return [], node   # (only next(<generator>, <constant>) is taken apart: see _first)
+
+    def _first(self, node, default):
+        """next((e for v in xs if c), d): the first item's value, else d; the loop stops there."""
+        if len(node.generators) > 1:   # (a break leaves only the innermost loop: left as it is)
+            return [], ast.Call(func=_name("next"), args=[node, default], keywords=[])
+        temp = self.fresh("t")
+
+        def take(parts):
+            pre, value = self.expr(parts[0])
+            return pre + [_assign(temp, value), ast.Break()]
+        loops = self._loops(node, take)
+        if loops is None:
+            return [], ast.Call(func=_name("next"), args=[node, default], keywords=[])
+        loops[-1].orelse = [_assign(temp, default)]   # (the loop ran out: the default)
+        self.changed = True
+        return loops, _name(temp)
+
+    def _is_count(self, node) -> bool:
+        """len([1 for ...]), how count() compiles."""
+        return (isinstance(node.func, ast.Name) and node.func.id == "b_len" and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.ListComp) and isinstance(node.args[0].elt, ast.Constant))
+
+    def _count(self, node):
+        temp = self.fresh("t")
+        loops = self._loops(node, lambda parts: [ast.AugAssign(target=_store(temp), op=ast.Add(), value=ast.Constant(1))])
+        if loops is None:
+            return [], ast.Call(func=_name("b_len"), args=[node], keywords=[])
+        self.changed = True
+        return [_assign(temp, ast.Constant(0))] + loops, _name(temp)
