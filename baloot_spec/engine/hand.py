@@ -238,7 +238,9 @@ class Hand:
                 S.trick = []
                 S.leader = winner
                 S._memo = {}
-                if not any(S.hands.values()):
+                if any(S.hands.values()):
+                    self._seat = winner   # (what _turn() says when a trick is to be led: the leader)
+                else:
                     self._leave(phase)
         self.events.append(logged)
 
