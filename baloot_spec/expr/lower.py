@@ -22,9 +22,11 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
+import re
 from functools import lru_cache
 
 _COMPREHENSIONS = (ast.ListComp, ast.DictComp, ast.GeneratorExp)
+_DEF = re.compile(r"def ([A-Za-z_][A-Za-z_0-9]*)\(")
 # Names the generated code never rebinds within a function: reading them early or late is the
 # same (state, action, candidates, globals: constants, builtins, rule functions, records).
 _STABLE_PREFIXES = ("k_", "b_", "f_", "v_", "_R", "_LazyMap", "_t", "_l")
@@ -37,7 +39,13 @@ def lower_module(source: str) -> str:
     comprehensions written out as loops (`source` itself when there is none)."""
     if " for " not in source:
         return source
-    return _lowered(source)
+    # (remembered without the function's own name, which is a number that shifts from variant
+    # to variant when the bodies do not)
+    found = _DEF.match(source)
+    if found is None:
+        return _lowered(source)
+    name = found.group(1)
+    return _lowered(source.replace(f"def {name}(", "def _F(", 1)).replace("def _F(", f"def {name}(", 1)
 
 
 @lru_cache(maxsize=8192)
