@@ -97,3 +97,18 @@ def test_a_worker_that_dies_is_a_clear_error_not_a_hang():
         list(ordered_map(_die_on, range(100), jobs=2, chunk=5, extra=37))
     assert isinstance(caught.value, BalootError)   # (the CLI prints it in one line, exit 2)
     assert time.monotonic() - started < 10
+
+
+def _frozen_objects(item, extra):
+    import gc
+    return gc.get_freeze_count()
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="fork: Linux only")
+def test_forked_workers_start_with_the_parents_objects_frozen_and_the_parent_is_unfrozen_after():
+    # (frozen objects are never examined by the cyclic GC, which would write to them and make a
+    # forked worker copy the pages it shares with the parent)
+    import gc
+    counts = list(ordered_map(_frozen_objects, range(4), 2, 2))
+    assert all(count > 1000 for count in counts)
+    assert gc.get_freeze_count() == 0
