@@ -26,7 +26,7 @@ def _run(source: str, S):
     def ev(tag, value):
         log.append((tag, value))
         return value
-    space = {"ev": ev, "b_len": len, "next": next, "sum": sum, "max": max, "len": len}
+    space = {"ev": ev, "b_len": len, "next": next, "sum": sum, "max": max, "len": len, "dict": dict}
     exec(compile(source, "<test>", "exec"), space)
     try:
         result = ("value", space["f"](S))
@@ -81,6 +81,7 @@ STATES = [State(xs=[], ys=[], xss=[], flag=False, v=0, zs=[1]),
     "[x for x in S.xs][0].real",
     "[x.missing for x in S.xs]",
     "next((x for x in S.xs for y in S.ys if x == y), None)",
+    "dict(a=ev('a', 1), b=[ev('b', x) for x in S.xs], c=next((ev('c', x) for x in S.ys if x > 1), None))",
 ])
 def test_a_lowered_expression_computes_what_the_comprehension_computed(expr):
     _same(_fn(expr), *STATES)
@@ -165,3 +166,19 @@ def test_random_nested_expressions_lower_to_the_same_computation(seed):
     for _ in range(10):
         expr = _random_expr(rng, 3, [])
         _same(_fn(expr), *states)
+
+
+def test_the_default_rules_run_no_comprehension():
+    # every comprehension the default rules compile to is one this pass takes apart, in the
+    # variant's module and in the phases specialised per contract
+    from baloot_spec.rules import load_variant
+    rules = load_variant("default")
+    tree = ast.parse(rules.python_source)
+    assert [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.ListComp, ast.GeneratorExp, ast.DictComp))] == []
+    for contract in (("sun", None), ("hokum", "S")):
+        for name in ("play", "score"):
+            phase = rules.specialized(name, contract)
+            for fn in (phase.narrow, phase.check, phase.winner, phase.facts_all):
+                if fn is not None:
+                    assert not any(getattr(c, "co_name", "") in ("<listcomp>", "<genexpr>", "<dictcomp>")
+                                   for c in fn.__code__.co_consts)

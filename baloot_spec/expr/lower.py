@@ -185,11 +185,14 @@ class _Lowerer:
         if (isinstance(node.func, ast.Name) and node.func.id == "next" and len(node.args) == 2 and not node.keywords
                 and isinstance(node.args[0], ast.GeneratorExp) and isinstance(node.args[1], ast.Constant)):
             return self._first(node.args[0], node.args[1])
-        if any(isinstance(a, ast.GeneratorExp) for a in node.args) or node.keywords:
-            return [], node   # (a generator given to something else: not ours to take apart)
-        before, values = self._eager([node.func, *node.args])
+        if any(isinstance(a, ast.GeneratorExp) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return [], node   # (a generator given to something else, or a ** argument: left as it is)
+        # (the function, the positional arguments, then the keyword arguments' values, in order)
+        before, values = self._eager([node.func, *node.args, *(k.value for k in node.keywords)])
+        positional = values[1:1 + len(node.args)]
+        keywords = [ast.keyword(arg=k.arg, value=v) for k, v in zip(node.keywords, values[1 + len(node.args):])]
         self.changed = True
-        return before, ast.Call(func=values[0], args=values[1:], keywords=[])
+        return before, ast.Call(func=values[0], args=positional, keywords=keywords)
 
     def _BinOp(self, node):
         before, (left, right) = self._eager([node.left, node.right])
