@@ -19,7 +19,7 @@ from keyword import iskeyword
 
 from ..engine.state import ENGINE_WRITES, IN_PLACE
 from ..errors import RulesError
-from ..expr.builtins import builtin_arity
+from ..expr.builtins import Rec, builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.parser import TREES, ExprSource, parse_expression
 from ..expr.lower import lower_module
@@ -36,6 +36,10 @@ GENERIC_STATE = frozenset({
 })
 # Attributes of the generic values: cards, plays in a trick, finished tricks.
 GENERIC_ATTRIBUTES = frozenset({"suit", "rank", "seat", "card", "leader", "plays", "winner", "cards"})
+# The attribute names a Python value a rule can hold has of its own (a string's `count`, a list's
+# `index`, a record's `items`): never read as a record field by subscript (see Scope.record_fields).
+_PYTHON_ATTRIBUTES = frozenset(name for kind in (str, int, float, bool, list, tuple, dict, type(None), Rec)
+                               for name in dir(kind))
 MATCH_CONTEXT = frozenset({"scores", "hand"})
 
 
@@ -164,8 +168,12 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
                           if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
     inline: dict = {}   # filled below, function by function, once each body has been checked
     derived: dict = {}  # the same for zero-argument functions (used by specialised phases only)
+    annotations = {name for phase in rs.lists["phases"] for name in phase.get("annotations", {})}
+    record_fields = frozenset(a for a in attributes if a not in GENERIC_ATTRIBUTES and a not in annotations
+                              and a not in _PYTHON_ATTRIBUTES)
     base = dict(functions=functions, builtins=builtin_arity(), params=dict(variant.knobs),
-                consts=frozenset(constants), attributes=frozenset(attributes), inline=inline, indexable=indexable,
+                consts=frozenset(constants), attributes=frozenset(attributes), record_fields=record_fields,
+                inline=inline, indexable=indexable,
                 seats=len(table.seats), derived=derived)
     any_state = frozenset(hand_state | set(fact_names) | set(score_names) | set(match_names) | MATCH_CONTEXT)
 
