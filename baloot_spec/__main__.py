@@ -1,6 +1,6 @@
 """`python -m baloot_spec` is the `baloot` command."""
 import sys
 
-from .cli import main
+from .cli import console
 
-sys.exit(main())
+sys.exit(console())

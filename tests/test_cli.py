@@ -57,3 +57,22 @@ def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(capsys, monkeypatch):
     assert main(["audit", "x.jsonl"]) == 130
     err = capsys.readouterr().err
     assert err == "baloot: interrupted\n"
+
+
+def test_the_command_exits_with_mains_code_and_its_whole_output(tmp_path):
+    # `python -m baloot_spec` (what the `baloot` script runs: console()) freezes the run's
+    # objects before exiting; what it printed and wrote must all be there, with main's code
+    import subprocess
+    import sys
+    out = tmp_path / "hands.jsonl"
+    made = subprocess.run([sys.executable, "-m", "baloot_spec", "simulate", "--hands", "30", "--seed", "3", "--out", str(out)],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    assert len(out.read_text().splitlines()) == 30
+    audited = subprocess.run([sys.executable, "-m", "baloot_spec", "audit", "--json", str(out)], capture_output=True, text=True)
+    assert audited.returncode == 0, audited.stderr
+    report = json.loads(audited.stdout)
+    assert report["summary"]["hands"] == 30 and len(report["documents"]) == 30
+    refused = subprocess.run([sys.executable, "-m", "baloot_spec", "audit", str(tmp_path / "missing.jsonl")],
+                             capture_output=True, text=True)
+    assert refused.returncode == 2 and "missing.jsonl" in refused.stdout and "unreadable" in refused.stdout
