@@ -1,8 +1,8 @@
 """A field only a record can have (a project's `value`, a declaration's `name`) is read by
 subscript, not through the record's Python __getattribute__. That must not change what any
 expression computes: the same value on a record, still a failure where the read fails (a card
-has no `value`), and a name some Python value has of its own (a string's `count`, a record's
-`items`) is never read that way."""
+has no `value`), and a name some other value has of its own (a card's `text`, a string's `count`,
+a record's `items`) is never read that way."""
 
 import re
 
@@ -44,6 +44,9 @@ def test_reading_it_off_something_else_still_fails():
 
 def test_names_python_values_have_are_not_record_fields():
     assert {"count", "index", "items", "keys", "get", "real", "upper"} <= _PYTHON_ATTRIBUTES
+    # nor a name the engine's own objects have: a card's text, a trick's leader (a rule may
+    # build a record with such a field and still read it off a card)
+    assert {"text", "rank", "suit", "leader", "plays", "winner", "seat", "card"} <= _PYTHON_ATTRIBUTES
     source, _ = _run("p.suit", p=Rec(suit="H"))
     assert source == "S.p.suit"
 

@@ -19,6 +19,8 @@ from keyword import iskeyword
 
 from ..engine.state import ENGINE_WRITES, IN_PLACE
 from ..errors import RulesError
+from ..cards import Card
+from ..engine.state import Play, Trick
 from ..expr.builtins import Rec, builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.parser import TREES, ExprSource, parse_expression
@@ -36,10 +38,12 @@ GENERIC_STATE = frozenset({
 })
 # Attributes of the generic values: cards, plays in a trick, finished tricks.
 GENERIC_ATTRIBUTES = frozenset({"suit", "rank", "seat", "card", "leader", "plays", "winner", "cards"})
-# The attribute names a Python value a rule can hold has of its own (a string's `count`, a list's
-# `index`, a record's `items`): never read as a record field by subscript (see Scope.record_fields).
-_PYTHON_ATTRIBUTES = frozenset(name for kind in (str, int, float, bool, list, tuple, dict, type(None), Rec)
-                               for name in dir(kind))
+# The attribute names any other value a rule can hold has of its own (a card's `text`, a string's
+# `count`, a list's `index`, a record's `items`): never read as a record field by subscript (see
+# Scope.record_fields; a play's annotations are left out where they are declared).
+_PYTHON_ATTRIBUTES = frozenset([name for kind in (str, int, float, bool, list, tuple, dict, type(None), Rec,
+                                                  Card, Play, Trick)
+                                 for name in dir(kind)] + list(Play._own))   # (a play's slots are its subclass's)
 MATCH_CONTEXT = frozenset({"scores", "hand"})
 
 
