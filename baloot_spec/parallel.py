@@ -122,7 +122,7 @@ def ordered_map(fn, items, jobs: int, chunk: int, extra=None, in_flight: int = 2
     ahead = 4 * jobs if ahead is None else ahead
     context = multiprocessing.get_context(start_method())
     workers: list[_Worker] = []
-    frozen = start_method() == "fork"
+    frozen = start_method() == "fork" and gc.get_freeze_count() == 0   # (a caller's own freeze is left as it is)
     if frozen:
         # A forked worker shares the parent's pages until it writes to them, and the cyclic
         # GC writes to every object it examines: frozen, the parent's objects (the compiled
