@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from baloot_spec.engine.hand import Hand
 from baloot_spec.engine.random_play import play_random_hand
+from baloot_spec.engine.state import ENGINE_LISTS
 from baloot_spec.expr.compiler import Scope, to_python
 from baloot_spec.rules import load_variant
 
@@ -59,7 +59,7 @@ def test_a_sun_hands_facts_have_no_trump_test():
 
 def _scope():
     return Scope(state=frozenset({"mode", "all_seats", "raises"}), attributes=frozenset({"rank"}),
-                 builtins={"len": (1, 1)})
+                 builtins={"len": (1, 1)}, engine_lists=ENGINE_LISTS)
 
 
 @pytest.mark.parametrize("text, folded", [

@@ -132,6 +132,12 @@ def _hashable(value):
     return value
 
 
+# The generic fields that are always lists (the engine keeps them so, and no rule can set them):
+# iterating one cannot fail, which lets the compiler fold an aggregate over it whose condition is
+# false to its empty value (expr/compiler.py).
+ENGINE_LISTS = frozenset({"all_cards", "all_seats", "suits", "trick", "tricks", "played", "hand"})
+
+
 # The generic fields the engine itself changes once the first phase is entered, by the kind of
 # phase it is in ("*": in every phase; `hand` follows `hands` and `actor`). The compiler reads it
 # to know what a rule's value may see change later (tests/test_lazy_map.py checks it against

@@ -37,6 +37,7 @@ class Scope:
     # name): `x.f` can then succeed only on a record, where it is `x['f']`, read without
     # the record's Python __getattribute__ (68 against 15 ns).
     record_fields: frozenset = frozenset()
+    engine_lists: frozenset = frozenset()   # state fields that are always lists (engine/state.py ENGINE_LISTS)
     locals: frozenset = frozenset()       # function parameters -> v_name
     # Rule functions whose body is substituted at the call site (name -> (params, tree, scope)):
     # filled by the rules compiler as each function is checked, shared by every scope.
@@ -303,7 +304,7 @@ class _Emitter:
             it = self.emit(iterable, bound)
             return f"{name}([*{it}] or [None])" if name != "sum" else f"sum({it})"
         el, var, it, cond = self._comprehension_parts(node, bound, 1)
-        if cond is not None and _literal(cond) == (True, False) and _ALWAYS_THERE.match(it):
+        if cond is not None and _literal(cond) == (True, False) and it.startswith("S.") and it[2:] in self.scope.engine_lists:
             # Nothing passes the condition (a Hokum test in a Sun's specialised code): the
             # aggregate's value over no items. Only over a list the engine keeps, so that the
             # folded code fails exactly where the unfolded would (nowhere).
@@ -396,10 +397,8 @@ class _Emitter:
         return f"(-{self.emit(node.children[0], bound)})"
 
 
-# What an aggregate over no items is (those whose value is a literal), and the lists that can be
-# iterated without failing: the engine's own list fields (engine/state.py), which every state has.
+# What an aggregate over no items is (those whose value is a literal).
 _EMPTY_AGGREGATE = {"count": "0", "sum": "0", "max": "None", "min": "None", "first": "None", "any": "False", "all": "True"}
-_ALWAYS_THERE = re.compile(r"^S\.(?:all_seats|all_cards|suits|trick|tricks|played|hand)$")
 
 
 def _used_once(tree, param: str, walrus: bool) -> bool:

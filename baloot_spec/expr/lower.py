@@ -290,17 +290,12 @@ class _Lowerer:
         for old, new in renames:
             parts = [_Renamer(old, new).visit(p) for p in parts]
         body = innermost(parts)
-        for g in reversed(generators[1:] if len(generators) > 1 else []):
+        for g in reversed(generators):   # (innermost first; each iterable's statements before its loop)
             body = self._one_loop(g, body)
-        first = generators[0]
-        before, iterable = self.expr(first.iter)
-        first.iter = iterable
-        return before + self._one_loop(first, body, iter_lowered=True)
+        return body
 
-    def _one_loop(self, g, body: list, iter_lowered: bool = False) -> list:
-        before = []
-        if not iter_lowered:
-            before, g.iter = self.expr(g.iter)
+    def _one_loop(self, g, body: list) -> list:
+        before, g.iter = self.expr(g.iter)
         conditions = []
         for condition in g.ifs:
             pre, test = self.expr(condition)
@@ -338,9 +333,6 @@ class _Lowerer:
             return [], node
         self.changed = True
         return [_assign(temp, ast.Dict(keys=[], values=[]))] + loops, _name(temp)
-
-    def _GeneratorExp(self, node):
-        return [], node   # (only next(<generator>, <constant>) is taken apart: see _first)
 
     def _first(self, node, default):
         """next((e for v in xs if c), d): the first item's value, else d; the loop stops there."""

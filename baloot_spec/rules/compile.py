@@ -17,14 +17,13 @@ import re
 from functools import lru_cache
 from keyword import iskeyword
 
-from ..engine.state import ENGINE_WRITES, IN_PLACE
-from ..errors import RulesError
 from ..cards import Card
-from ..engine.state import Play, Trick
+from ..engine.state import ENGINE_LISTS, ENGINE_WRITES, IN_PLACE, Play, Trick
+from ..errors import RulesError
 from ..expr.builtins import Rec, builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
-from ..expr.parser import TREES, ExprSource, parse_expression
 from ..expr.lower import lower_module
+from ..expr.parser import TREES, ExprSource, parse_expression
 from ..expr.unroll import short_lists, unroll
 from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
@@ -138,6 +137,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
 
     # Everything a value may have as an attribute: generic ones, record fields, annotations.
     attributes = set(GENERIC_ATTRIBUTES)
+    annotations: set = set()   # (a play's own fields: never read as a record's)
     action_fields: dict[str, set] = {}
     for phase in rs.lists["phases"]:
         fields = set()
@@ -147,7 +147,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
             fields.add("card")
             fields.update(phase.get("annotations", {}))
         action_fields[phase["name"]] = fields
-        attributes.update(phase.get("annotations", {}))
+        annotations.update(phase.get("annotations", {}))
+    attributes |= annotations
     for _section, item in rs.items():
         for key in ("expr", "when", "only", "require"):
             if isinstance(item.get(key), str):
@@ -172,12 +173,11 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
                           if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
     inline: dict = {}   # filled below, function by function, once each body has been checked
     derived: dict = {}  # the same for zero-argument functions (used by specialised phases only)
-    annotations = {name for phase in rs.lists["phases"] for name in phase.get("annotations", {})}
     record_fields = frozenset(a for a in attributes if a not in GENERIC_ATTRIBUTES and a not in annotations
                               and a not in _PYTHON_ATTRIBUTES)
     base = dict(functions=functions, builtins=builtin_arity(), params=dict(variant.knobs),
                 consts=frozenset(constants), attributes=frozenset(attributes), record_fields=record_fields,
-                inline=inline, indexable=indexable,
+                engine_lists=ENGINE_LISTS, inline=inline, indexable=indexable,
                 seats=len(table.seats), derived=derived)
     any_state = frozenset(hand_state | set(fact_names) | set(score_names) | set(match_names) | MATCH_CONTEXT)
 
