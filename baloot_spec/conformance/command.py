@@ -70,9 +70,11 @@ def run(args) -> int:
     from .harness import EngineUnavailable, run_engine, run_in_process
     from .junit import junit_xml
     from .markdown import markdown_report
-    from .report import dump_report, feature_table, json_report, totals
-    from .runner import ERROR, FAIL
-    from .status import is_expected_failure, is_unexpected
+    from .console import failing as failing_outcomes, failure_lines
+    from .explain import explain_outcomes
+    from .grouping import console_lines
+    from .report import dump_report, feature_table, json_report, keys_table, totals
+    from .status import is_unexpected
 
     timeout = 10.0 if getattr(args, "timeout", None) is None else float(args.timeout)
     jobs = 1 if getattr(args, "jobs", None) is None else int(args.jobs)
@@ -133,28 +135,28 @@ def run(args) -> int:
     if show_progress:
         print(file=sys.stderr)
     outcomes = result.outcomes
+    explain_outcomes(outcomes)
     stale = apply_expected_failures(outcomes, expected, [c.id for c in cases], expected_file or "")
 
-    for outcome in outcomes:
-        if outcome.status in (FAIL, ERROR):
-            note = f" [expected failure: {outcome.details['expected_failure']}]" if is_expected_failure(outcome) else ""
-            if args.quiet and note:
-                continue
-            print(f"{outcome.status.upper()} {outcome.case.id} ({outcome.case.path}): {outcome.message}{note}")
-            stderr = outcome.details.get("stderr")
-            if stderr:
-                for line in stderr.rstrip().splitlines()[-8:]:
-                    print(f"    stderr| {line}")
+    for outcome in failing_outcomes(outcomes, args.quiet):
+        print("\n".join(failure_lines(outcome)))
+    for line in console_lines(outcomes, args.quiet):
+        print(line)
     for entry in stale:
         print(f"STALE {expected_file}: {entry['id']!r} {entry['problem']} (reason given: {entry['reason']})")
     if not args.quiet:
         print(feature_table(outcomes))
+        table = keys_table(outcomes)
+        if table:
+            print(table)
     t = totals(outcomes)
     who = "built-in engine" if argv is None else f"{result.engine.get('name', '?')} {result.engine.get('version', '')}".strip()
     extra = f"; {t['expected_failures']} expected failures" if t["expected_failures"] else ""
     extra += f"; the engine was restarted {result.restarts} times" if result.restarts else ""
     print(f"conformance: {t['pass']} passed, {t['fail']} failed, {t['error']} errors, {t['skipped']} skipped, "
           f"{t['unsupported']} unsupported, {t['not_applicable']} not applicable of {t['total']} cases ({who}{extra})")
+    k = t["keys"]
+    print(f"expected keys: {k['pass']} passed, {k['fail']} failed, {k['unsupported']} not produced by the engine (unsupported)")
 
     selection = {"preset": args.preset, "select": select, "exclude": exclude, "id": args.id_pattern}
     corpus = {"version": __version__, "cases": len(cases), "hash": corpus_digest(cases)}
