@@ -113,7 +113,12 @@ def run(args) -> int:
     if expected_file:
         expected = load_expected_failures(expected_file)
 
-    cases = load_corpus()
+    case_paths = getattr(args, "case_paths", None) or []
+    if case_paths:
+        from .case_paths import load_case_paths
+        cases = load_case_paths(case_paths)
+    else:
+        cases = load_corpus()
     chosen = select_cases(cases, select, exclude, args.id_pattern)
     if not chosen:
         print("baloot: error: no case matches the selection", file=sys.stderr)
