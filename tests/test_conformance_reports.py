@@ -218,3 +218,38 @@ def test_one_failing_case_explains_itself_in_all_four_formats(tmp_path, capsys, 
     text = md.read_text()
     assert "## Failures by rule" in text and "**`play.hokum.undertrump`**" in text and "## Failures by knob" in text
     assert f"### `{case.id}`" in text and quote in text and "## Expected keys" in text
+
+
+def test_a_refused_setup_event_errors_under_the_rules_that_keep_it(tmp_path):
+    script = tmp_path / "no_sun.py"
+    script.write_text(f'''
+import json, sys
+sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
+from baloot_spec.conformance.serve import BuiltinEngine
+engine = BuiltinEngine()
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["cmd"] == "apply":
+        results = []
+        for event in request["events"]:
+            if event.get("type") == "bid" and event.get("call") == "sun":
+                results.append({{"accepted": False, "rule": "bid.no-sun", "message": "we do not play Sun"}})
+                break
+            results += engine.handle({{"seq": 0, "cmd": "apply", "events": [event]}})["results"]
+        answer = {{"seq": request["seq"], "results": results}}
+    else:
+        answer = engine.handle(request)
+    print(json.dumps(answer), flush=True)
+    if request["cmd"] == "stop":
+        break
+''')
+    cases = [BY_ID["play.follow-suit.005"], BY_ID["doubling.sun.015"]]
+    run = run_engine(cases, [sys.executable, str(script)], timeout=30)
+    from baloot_spec.conformance.explain import explain_outcomes
+    explain_outcomes(run.outcomes)
+    assert [o.status for o in run.outcomes] == ["error", "error"]
+    assert run.outcomes[0].details["refused_event"] == 0
+    rules = explanation(run.outcomes[0])["rules"]
+    assert rules and all(r["why"] == "keeps" and r["items"] == [{"call": "sun", "type": "bid"}] for r in rules)
+    groups = by_rule(run.outcomes)
+    assert sum(len(g["cases"]) for g in groups) >= 2 and {e["status"] for g in groups for e in g["cases"]} == {"error"}

@@ -12,7 +12,9 @@ engine that decides each differing action:
 - another player to act (or another phase): the phase that gives the turn (in a trick phase,
   who won the last trick leads);
 - a differing score, hand result, match or projects key: the scoring step, match step or
-  function of that name.
+  function of that name;
+- a setup event the engine refuses (the case errors): the rules that keep that event, as for
+  an action wrongly refused.
 
 Nothing here decides a rule: it asks the engine and reads the rules' own ids, explain texts and
 sources.
@@ -67,8 +69,30 @@ def explanation(outcome) -> dict:
     out = {"title": data.get("title", ""), "source": dict(data.get("source") or {}), "note": data.get("note", ""),
            "path": repo_path(case), "knobs": case_knobs(case)}
     out["knob_labels"] = knob_labels(out["knobs"])
-    out["rules"] = deciding_rules(outcome) if outcome.status == FAIL else []
+    out["rules"] = deciding_rules(outcome) if outcome.status == FAIL else refused_setup_rules(outcome)
     return out
+
+
+def refused_setup_rules(outcome) -> list[dict]:
+    """For a case that errored because the engine refused a setup event our rules accept: the
+    rules of the phase that kept that event (its departure, as a wrongly refused action)."""
+    index = outcome.details.get("refused_event")
+    if outcome.status != ERROR or index is None:
+        return []
+    case = outcome.case
+    try:
+        rules = rules_for(case)
+        setup = dict(case.data["setup"])
+        events = setup.get("events", [])
+        hand = replay_setup(rules, dict(setup, events=events[:index]))
+        event = events[index]
+        found: dict = {}
+        shown = json.dumps({k: v for k, v in event.items() if k != "seat"}, sort_keys=True)
+        for rule in keeping_rules(hand, event) or [NO_RULE]:
+            _add(found, rules, rule, "keeps", shown, None)
+        return list(found.values())
+    except BalootError:
+        return []
 
 
 def explain_outcomes(outcomes) -> None:
@@ -180,8 +204,11 @@ def _refusal(hand, action: dict):
 
 
 def keeping_rules(hand, action: dict) -> list[str]:
-    """The filter rules of the current phase that applied (their `when` held, and they were not
-    skipped as `if_possible`) and kept `action` for the player to act: what allows it there.
+    """The filter rules of the current phase that decided something about `action` at this
+    position and kept it: each applied (its `when` held, and it was not skipped as
+    `if_possible`), excluded some candidate of the same kind (any card in a trick phase; a call
+    with the same word, or a trump with the same suit, in a calls phase) and kept this one. Empty
+    when nothing restricts the action there.
 
     The same walk as Hand._narrow over the compiled rules of the phase."""
     seat = hand.turn()
@@ -194,6 +221,7 @@ def keeping_rules(hand, action: dict) -> list[str]:
     except IllegalAction:
         return []
     key = hand._key(phase, target)
+    tricks = phase.kind == "tricks"
     S = hand.state
     current = hand._candidates(phase)
     kept_by = []
@@ -203,10 +231,17 @@ def keeping_rules(hand, action: dict) -> list[str]:
         keep = rule.keep(S, current)
         if rule.if_possible and not keep:
             continue
-        if any(hand._key(phase, a) == key for a in keep):
-            kept_by.append(rule.id)
+        if any(hand._key(phase, a) == key for a in keep) and len(keep) < len(current):
+            dropped = [a for a in current if a not in keep]
+            if tricks or any(_family(a) == _family(target) for a in dropped):
+                kept_by.append(rule.id)
         current = keep
     return kept_by
+
+
+def _family(action) -> tuple:
+    """What makes two calls the same kind of call: the type and its word or suit."""
+    return (action.type, getattr(action, "call", None), getattr(action, "suit", None))
 
 
 def _add(found: dict, rules, rule: str, why: str, item: str, message: str | None) -> None:

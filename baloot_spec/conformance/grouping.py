@@ -2,7 +2,8 @@
 reads as one line with its cases under it (every report format shows these groups).
 
 A failing case may sit under several rules (a legal set wrong in two ways) and several knobs.
-Errors (a case that could not be run) are grouped apart: they are not decided by a rule.
+Errors (a case that could not be run) are grouped apart, except a setup event the engine
+refused although our rules keep it: that error sits under the rules that keep the event.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ def by_rule(outcomes) -> list[dict]:
     """[{rule, why, explain?, source?, cases: [...]}], the rule deciding most cases first."""
     groups: dict = {}
     for outcome in outcomes:
-        if outcome.status != FAIL:
-            continue
         rules = (outcome.details.get("explain") or {}).get("rules") or []
+        if outcome.status != FAIL and not (outcome.status == ERROR and rules):
+            continue
         for rule in rule_ids(outcome):
             group = groups.get(rule)
             if group is None:

@@ -183,6 +183,10 @@ class Errored(Exception):
 class SetupRefused(Exception):
     """The engine refused an event of the case's setup (the case cannot be run: error)."""
 
+    def __init__(self, message: str, index: int | None = None):
+        super().__init__(message)
+        self.index = index     # which setup event (None: not an event)
+
 
 # ---- one case through the protocol ---------------------------------------------------------------
 def variant_of(case: Case) -> dict:
@@ -205,7 +209,7 @@ def drive_case(engine: ProtocolEngine, case: Case) -> Outcome:
         text = context if isinstance(context, str) else json.dumps(context)
         return Outcome(case, ERROR, f"the engine reported an error: {text}", details=_stderr(engine))
     except SetupRefused as exc:
-        return Outcome(case, ERROR, str(exc))
+        return Outcome(case, ERROR, str(exc), details={} if exc.index is None else {"refused_event": exc.index})
     except ProtocolError as exc:
         return Outcome(case, ERROR, f"protocol: {exc}", details=_stderr(engine))
     except EngineFailure as exc:
@@ -270,7 +274,7 @@ def _start_hand(engine: ProtocolEngine, case: Case) -> None:
     for index, result in enumerate(results):
         if not result["accepted"]:
             raise SetupRefused(f"setup.events[{index}] {json.dumps(events[index])} was refused: "
-                               f"{result['rule']}: {result.get('message', '')}")
+                               f"{result['rule']}: {result.get('message', '')}", index)
     if len(results) != len(events):
         raise ProtocolError(f"apply answered {len(results)} results for {len(events)} events, all accepted")
 
