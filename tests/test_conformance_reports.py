@@ -253,3 +253,15 @@ for line in sys.stdin:
     assert rules and all(r["why"] == "keeps" and r["items"] == [{"call": "sun", "type": "bid"}] for r in rules)
     groups = by_rule(run.outcomes)
     assert sum(len(g["cases"]) for g in groups) >= 2 and {e["status"] for g in groups for e in g["cases"]} == {"error"}
+
+
+def test_junit_and_markdown_show_the_keys_a_passing_case_could_not_compare():
+    from baloot_spec.conformance.junit import junit_xml
+    from baloot_spec.conformance.markdown import markdown_report
+    case = next(c for c in CASES if c.kind == "score" and {"written", "totals"} <= set(c.data["expect"]))
+    outcome = compared_outcome(case, dict(case.data["expect"]), {"written": case.data["expect"]["written"]})
+    assert outcome.status == PASS and outcome.keys["totals"] == "unsupported"
+    root = ET.fromstring(junit_xml([outcome], engine={"name": "e", "version": "1"}, corpus_hash="h").split("\n", 1)[1])
+    assert "totals unsupported" in next(root.iter("testcase")).find("system-out").text
+    text = markdown_report([outcome], engine={"name": "e"}, corpus={"version": "0", "hash": "h", "cases": 1}, variant="v")
+    assert "| score | `totals` | 0 | 0 | 1 |" in text and "| score | `written` | 1 | 0 | 0 |" in text

@@ -164,6 +164,8 @@ def run(args) -> int:
     print(f"expected keys: {k['pass']} passed, {k['fail']} failed, {k['unsupported']} not produced by the engine (unsupported)")
 
     selection = {"preset": args.preset, "select": select, "exclude": exclude, "id": args.id_pattern}
+    if case_paths:
+        selection["cases"] = list(case_paths)
     corpus = {"version": __version__, "cases": len(cases), "hash": corpus_digest(cases)}
     if args.json_out:
         xf = {"file": expected_file, "entries": len(expected), "stale": stale} if expected_file else None
