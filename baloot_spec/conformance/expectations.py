@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..errors import CaseError, Location
 from .corpus import read_json
+from .explain import case_knobs, knob_labels, rule_ids
 from .runner import ERROR, PASS
 from .status import FAILING
 
@@ -55,7 +56,6 @@ class Entry:
         if self.knob is not None and self.knob not in knob_labels(outcome):
             return False
         if self.rule is not None:
-            from .explain import rule_ids
             if outcome.status not in FAILING or self.rule not in rule_ids(outcome):
                 return False
         return True
@@ -168,7 +168,6 @@ def _stale(entry: Entry, problem: str) -> dict:
 
 
 def _knob_labels_reader():
-    from .explain import case_knobs, knob_labels
     cache: dict = {}
 
     def labels(outcome):

@@ -20,6 +20,7 @@ from functools import lru_cache
 from .. import __version__
 from ..errors import BalootError
 from .capabilities import produced_keys, unproduced
+from .console import show_item
 from .corpus import Case
 from .process import EngineFailure, EngineProcess
 from .protocol import KIND_COMMANDS, PROTOCOL, ProtocolError, check_response
@@ -250,11 +251,7 @@ def _describe(case: Case, expected, actual) -> str:
 
 
 def _show_action(text: str) -> str:
-    action = json.loads(text)
-    words = [action.get("type", "?")] + [str(action[k]) for k in ("call", "suit", "card") if k in action]
-    if action.get("closed"):
-        words.append("closed")
-    return " ".join(words)
+    return show_item(json.loads(text))
 
 
 def _stderr(engine: ProtocolEngine) -> dict:
