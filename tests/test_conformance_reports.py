@@ -111,6 +111,12 @@ def test_paths_are_the_repository_s_also_when_installed():
     case = BY_ID["play.follow-suit.005"]
     installed = Case(case.data, "_conformance/cases/play/follow-suit.json", case.index)
     assert repo_path(installed) == repo_path(case) == "conformance/cases/play/follow-suit.json#/cases/4"
+    from baloot_spec.conformance.junit import junit_xml
+    from baloot_spec.conformance.report import case_json
+    outcome = runner.Outcome(installed, PASS)
+    assert case_json(outcome)["path"] == "conformance/cases/play/follow-suit.json#/cases/4"
+    text = junit_xml([outcome], engine={"name": "e", "version": "1"}, corpus_hash="h")
+    assert 'file="conformance/cases/play/follow-suit.json"' in text and "_conformance" not in text
 
 
 @pytest.mark.parametrize("depends", [None, ("first_lead", "undertrump")])

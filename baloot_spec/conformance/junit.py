@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from collections import OrderedDict
 
 from .console import failure_lines
+from .explain import repo_path
 from .grouping import console_lines
 from .report import readable
 from .runner import ERROR, FAIL, PASS
@@ -80,7 +81,7 @@ def _case(suite, outcome, counts) -> float:
     seconds = float(outcome.details.get("seconds", 0.0))
     explain = outcome.details.get("explain") or {}
     case = ET.SubElement(suite, "testcase", name=outcome.case.id, classname=f"conformance.{outcome.case.id.rsplit('.', 1)[0]}",
-                         time=f"{seconds:.4f}", file=explain.get("path", outcome.case.path).split("#", 1)[0])
+                         time=f"{seconds:.4f}", file=repo_path(outcome.case).split("#", 1)[0])
     counts["tests"] += 1
     status = outcome.status
     told = "\n".join(failure_lines(outcome)[1:])

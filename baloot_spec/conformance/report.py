@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 
 from .. import __version__
 from .corpus import corpus_digest, feature_registry
+from .explain import repo_path
 from .grouping import failure_groups
 from .status import LABELS, STATUSES, is_expected_failure, is_unexpected
 
@@ -104,6 +105,7 @@ def keys_table(outcomes) -> str:
 
 def case_json(outcome) -> dict:
     out = outcome.as_json()
+    out["path"] = repo_path(outcome.case)
     for side in ("expected", "actual"):
         if side in out:
             out[side] = readable(out[side])
