@@ -92,6 +92,8 @@ def test_the_first_format_still_reads_and_turns_a_passing_listed_case_into_an_er
     ({"entries": [{"knob": "undertrump", "reason": "why"}]}, "is not NAME=VALUE"),
     ({"entries": [{"knob": "no_such_knob=1", "reason": "why"}]}, "'no_such_knob' is not a knob"),
     ({"entries": [{"rule": 7, "reason": "why"}]}, "$.entries[0].rule"),
+    ({"entries": [{"knob": "undertrump=sometimes", "reason": "why"}]}, "'sometimes' is not a value of undertrump (free, forced)"),
+    ({"entries": [{"knob": "match_target=many", "reason": "why"}]}, "match_target takes a whole number"),
     ({"entries": "all"}, "$.entries: a list"),
 ])
 def test_a_malformed_file_is_a_located_error_and_exit_2(tmp_path, capsys, document, text):

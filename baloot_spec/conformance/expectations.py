@@ -17,6 +17,7 @@ in the first format a listed case that passes is turned into an error ("remove t
 from __future__ import annotations
 
 import fnmatch
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,13 +112,22 @@ def _entries(data: dict, path: str) -> list[Entry]:
 
 
 def _check_knob(text: str, where: str, path: str) -> None:
-    from ..rules import load_variant
+    """NAME=VALUE with a knob of rules/params.yaml and one of its values (as the reports write
+    them: `true`, `152`, `smsf`)."""
+    from ..rules.loader import load_params
     name, sep, value = text.partition("=")
-    knobs = load_variant("default", {}, []).variant.knobs
+    knobs = load_params()
     if not sep or not value:
         raise CaseError(f"{where}: {text!r} is not NAME=VALUE (e.g. sun_double_allowed=smsf)", Location(path))
     if name not in knobs:
         raise CaseError(f"{where}: {name!r} is not a knob (see rules/VARIANTS.md)", Location(path))
+    knob = knobs[name]
+    labels = [v if isinstance(v, str) else json.dumps(v) for v in knob.values]
+    if knob.type == "int":
+        if not value.isdigit():
+            raise CaseError(f"{where}: {name} takes a whole number, not {value!r}", Location(path))
+    elif value not in labels:
+        raise CaseError(f"{where}: {value!r} is not a value of {name} ({', '.join(labels)})", Location(path))
 
 
 def apply_expected_failures(outcomes: list, expected, corpus_ids, file: str = "") -> list[dict]:
