@@ -104,9 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--exclude", action="append", default=[], metavar="FEATURES",
                      help="skip cases with one of these features (comma-separated, repeatable)")
     run.add_argument("--id", dest="id_pattern", metavar="PATTERN", help="only case ids matching this glob, e.g. 'play.ekka.*'")
+    run.add_argument("--cases", dest="case_paths", action="append", default=[], metavar="PATH",
+                     help="run the cases of this file or folder instead of the corpus (repeatable; validated like the "
+                          "corpus: schema, features, unique ids)")
     run.add_argument("--expected-failures", dest="expected_failures", metavar="FILE",
-                     help='JSON {"case-id": "reason"}: cases known to fail; a listed case that passes, or an id that '
-                          "names no case, is an error")
+                     help="cases known to fail, each with a reason: by case id or glob, rule id, knob=value or feature "
+                          "(conformance/ENGINES.md); an entry that matches nothing or no longer fails fails the run")
     run.add_argument("--json", dest="json_out", metavar="FILE", help="also write a JSON report to FILE ('-' for stdout)")
     run.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE (one testsuite per area)")
     run.add_argument("--markdown", metavar="FILE", help="also write a Markdown compliance table to FILE ('-' for stdout)")
