@@ -8,7 +8,6 @@ ids that exist) and every problem is a RulesError with file and line.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,6 +15,7 @@ from pathlib import Path
 
 from ..errors import Location, RulesError
 from ..resources import rules_dir
+from .identity import identity_hash, overlay_content, read_version
 from .yamlpos import LocDict, load_yaml_file, load_yaml_text, read_text_file
 
 LIST_SECTIONS = ("functions", "phases", "rules", "effects", "facts", "scoring", "match")
@@ -295,26 +295,27 @@ class Variant:
     ruleset: RuleSet
     params: dict
     sources: list
+    overlay_contents: list = field(default_factory=list)   # what each overlay says (identity.py)
+    rules_version: int = 1                                  # rules/version.json
 
     @property
     def hash(self) -> str:
         changed = {name: value for name, value in self.knobs.items() if value != self.params[name].default}
-        return variant_hash(changed, self.overlays)
+        return variant_hash(changed, self.overlay_contents, self.rules_version)
 
     def describe(self) -> dict:
         return {"preset": self.preset, "params": dict(sorted(self.knobs.items())), "set": dict(self.sets),
                 "overlays": list(self.overlays), "hash": self.hash}
 
 
-def variant_hash(knobs: dict, overlays: list) -> str:
-    """sha256 of the canonical JSON {"knobs": {...sorted}, "overlays": [names]}, first 16 hex digits,
-    where knobs are those whose value differs from the default (so a new knob, added with its
-    default, leaves every existing variant's hash as it was).
+def variant_hash(knobs: dict, overlays: list, rules_version: int) -> str:
+    """sha256 of the canonical JSON {"rules_version": N, "knobs": {...}, "overlays": [contents]},
+    first 16 hex digits, where knobs are those whose value differs from the default (so a new
+    knob, added with its default, leaves every existing variant's hash as it was) and overlays
+    are what each overlay says, not its name (identity.py).
 
     Two implementations that agree on this hash agree on the rules they claim to play."""
-    canonical = json.dumps({"knobs": dict(sorted(knobs.items())), "overlays": list(overlays)},
-                           sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+    return identity_hash(knobs, overlays, rules_version)
 
 
 def _preset_chain(name: str, presets: dict, location: Location | None) -> list:
@@ -364,7 +365,7 @@ def resolve_variant(preset: str = "default", sets: dict | None = None, overlays:
     check_constraints(values, load_constraints(document=params_document), f"preset {chain[-1]}" + (f" with --set {', '.join(applied_sets)}" if applied_sets else ""))
     ruleset = load_rule_files()
     known_overlays = load_overlays()
-    applied = []
+    applied, contents = [], []
     for entry in overlay_names:
         path = Path(entry)
         if entry in known_overlays:
@@ -375,7 +376,9 @@ def resolve_variant(preset: str = "default", sets: dict | None = None, overlays:
             raise RulesError(f"unknown overlay {entry!r} (known: {', '.join(sorted(known_overlays)) or 'none'}; or give a .yaml path)", Location("overlays"))
         ruleset = apply_overlay(ruleset, document, display)
         applied.append(document["overlay"])
-    return Variant(chain[-1], values, applied, applied_sets, ruleset, params, sources)
+        contents.append(overlay_content(document))
+    version = read_version()["rules_version"]
+    return Variant(chain[-1], values, applied, applied_sets, ruleset, params, sources, contents, version)
 
 
 def apply_overlay(ruleset: RuleSet, overlay: LocDict, display: str) -> RuleSet:
