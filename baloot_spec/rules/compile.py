@@ -20,6 +20,7 @@ from keyword import iskeyword
 from ..cards import Card
 from ..engine.state import ENGINE_LISTS, ENGINE_WRITES, IN_PLACE, Play, Trick
 from ..errors import RulesError
+from ..suggest import did_you_mean
 from ..expr.builtins import Rec, builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.lower import lower_module
@@ -273,7 +274,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     for rule in rs.lists["rules"]:
         phase = phases.get(rule["phase"])
         if phase is None:
-            raise RulesError(f"unknown phase {rule['phase']!r} (phases: {', '.join(phases)})", rule.key_location("phase"), rule["id"])
+            raise RulesError(f"unknown phase {rule['phase']!r}{did_you_mean(rule['phase'], phases)} (phases: {', '.join(phases)})", rule.key_location("phase"), rule["id"])
         kind, scope, when_src, test_src = rule_sources(rule)
         when = _fn(builder, "S" if kind == "filter" else "S, A", when_src)
         if kind == "check":
@@ -294,7 +295,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     for effect in rs.lists["effects"]:
         phase = phases.get(effect["phase"])
         if phase is None:
-            raise RulesError(f"unknown phase {effect['phase']!r}", effect.key_location("phase"), effect["id"])
+            raise RulesError(f"unknown phase {effect['phase']!r}{did_you_mean(effect['phase'], phases)}", effect.key_location("phase"), effect["id"])
         for name in effect["set"]:
             if name not in state_init:
                 raise RulesError(f"effect sets {name!r}, which is not a declared state variable (state: in rules/*.yaml)",
