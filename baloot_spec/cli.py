@@ -83,6 +83,16 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE",
                       help="your variant's overlay (a name or a .yaml path; repeatable)")
     diff.add_argument("--json", action="store_true", help="print as JSON")
+    names = rules_commands.add_parser(
+        "names", help="every name an expression may use, per phase, with its type and meaning",
+        description="List every name a rule expression may use in each context (a phase's rules and effects, "
+                    "functions, facts, scoring steps, match steps): state, the action's fields, functions, "
+                    "builtins, aggregates, constants and knobs, with its type (\"unknown\" where nothing declares "
+                    "it) and meaning. Taken from the compiler's own scopes for the variant given. The language "
+                    "itself: rules/LANGUAGE.md.")
+    _variant_options(names)
+    names.add_argument("--phase", metavar="P", help="only this phase (or: functions, facts, scoring, match)")
+    names.add_argument("--json", action="store_true", help="print as JSON")
     doc = rules_commands.add_parser("doc", help="print rules/VARIANTS.md (the knob and preset tables)",
                                     description="Print the table of every knob (values, default, meaning, sources) "
                                                 "and every preset, or write it with --out (the repository's copy: "
@@ -90,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     doc.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output ('-': standard output)")
     doc.add_argument("--check", action="store_true",
                      help="exit 1 if FILE (default: the rules' VARIANTS.md) is out of date; write nothing")
+    doc.add_argument("--language", action="store_true",
+                     help="the expression language reference (rules/LANGUAGE.md) instead of the knob tables")
 
     variants = commands.add_parser("variants", help="list the presets and their sources")
     variants.add_argument("--json", action="store_true", help="print as JSON")
@@ -193,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             return _rules_diff(args)
         if args.command == "rules" and args.rules_command == "doc":
             return _rules_doc(args)
+        if args.command == "rules" and args.rules_command == "names":
+            return _rules_names(args)
         if args.command == "variants":
             return _variants(args)
         if args.command in ("simulate", "audit", "replay"):
@@ -307,18 +321,34 @@ def _rules_diff(args) -> int:
     return EXIT_OK
 
 
+def _rules_names(args) -> int:
+    from .rules import load_variant
+    from .rules.names import NamesError, names_listing, names_text
+    variant = load_variant(args.preset, _parse_sets(args.sets), args.overlays).variant
+    try:
+        listing = names_listing(variant, args.phase)
+    except NamesError as exc:
+        raise _Usage(str(exc)) from None
+    print(json.dumps(listing, indent=2, default=str) if args.json else names_text(listing), end="\n" if args.json else "")
+    return EXIT_OK
+
+
 def _rules_doc(args) -> int:
     from .resources import rules_dir
     from .rules.docs import variants_markdown
-    text = variants_markdown()
+    if args.language:
+        from .rules.language import language_markdown
+    text = language_markdown() if args.language else variants_markdown()
     if args.check:
-        target = args.out if args.out and args.out != "-" else str(rules_dir() / "VARIANTS.md")
+        default = "LANGUAGE.md" if args.language else "VARIANTS.md"
+        target = args.out if args.out and args.out != "-" else str(rules_dir() / default)
         try:
             current = open(target, encoding="utf-8").read()
         except OSError:
             current = None
         if current != text:
-            print(f"{target} is out of date: run `baloot rules doc --out {target}`", file=sys.stderr)
+            print(f"{target} is out of date: run `baloot rules doc{' --language' if args.language else ''} --out {target}`",
+                  file=sys.stderr)
             return EXIT_FOUND
         print(f"{target} is up to date")
         return EXIT_OK

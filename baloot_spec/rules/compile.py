@@ -116,10 +116,12 @@ class _ModuleBuilder:
         return "\n".join(map(lower_module, self.lines))
 
 
-def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:
+def compile_variant(variant: Variant, plan_key: str | None = None, observe=None) -> CompiledRules:
     """Check and compile every expression of a resolved variant. With `plan_key`, what the
     engine needs is also kept in the disk cache under that key (read back by compiled.from_plan).
-    The expressions' parse trees are kept in the disk cache too (Lark is the slow part)."""
+    The expressions' parse trees are kept in the disk cache too (Lark is the slow part).
+    `observe(scope, item_id)`, if given, is told the scope of every expression checked (what
+    `baloot rules names` lists: rules/names.py)."""
     known_trees = len(TREES)
     if not known_trees:
         TREES.update(disk_cache.load("trees", "all") or {})
@@ -189,6 +191,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     short = short_lists(constants)   # loops over these are written out (expr/unroll.py)
 
     def expr(value, scope: Scope, rule_id: str, written_out: bool = True) -> str:
+        if observe is not None:
+            observe(scope, rule_id)
         text = to_python(_text_of(value), scope, _source_of(value), rule_id, fixed_values or None)
         return unroll(text, short) if written_out else text
 

@@ -92,7 +92,8 @@ def content_files(directory: Path | None = None) -> list[Path]:
 
 def content_digest(directory: Path | None = None) -> str:
     """The digest of the canonical content of content_files(): YAML parsed (comments, layout and
-    line endings do not count), the grammar with its line endings normalised."""
+    line endings do not count), the grammar without its comment lines, blank lines and
+    indentation."""
     from .yamlpos import load_yaml_text, read_text_file
     directory = directory or rules_dir()
     content = {}
@@ -102,5 +103,6 @@ def content_digest(directory: Path | None = None) -> str:
         if path.suffix == ".yaml":
             content[display] = load_yaml_text(text, display)
         else:
-            content[display] = "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").split("\n")).strip()
+            lines = (line.strip() for line in text.replace("\r\n", "\n").split("\n"))
+            content[display] = "\n".join(line for line in lines if line and not line.startswith("//"))
     return digest(content)
