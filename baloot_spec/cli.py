@@ -262,7 +262,7 @@ def _rules_check(args) -> int:
     print(f"rules ok: {len(counts['files'])} files, {counts['rules']} rules, {counts['functions']} functions, "
           f"phases {' -> '.join(counts['phases'])}")
     print(f"preset:   {described['preset']}")
-    print(f"hash:     {described['hash']}")
+    print(f"hash:     {described['hash']} (rules_version {described['rules_version']})")
     if described["overlays"]:
         print(f"overlays: {', '.join(described['overlays'])}")
     print("knobs:")

@@ -306,7 +306,7 @@ class Variant:
 
     def describe(self) -> dict:
         return {"preset": self.preset, "params": dict(sorted(self.knobs.items())), "set": dict(self.sets),
-                "overlays": list(self.overlays), "hash": self.hash}
+                "overlays": list(self.overlays), "rules_version": self.rules_version, "hash": self.hash}
 
 
 def variant_hash(knobs: dict, overlays: list, rules_version: int) -> str:
