@@ -154,3 +154,17 @@ def test_audit_reports_a_same_named_overlay_with_other_content(tmp_path):
     assert len(found) == 1
     other_hash = load_variant("default", {}, [b]).hash
     assert found[0]["claimed"] == played.hash and found[0]["recomputed"] == other_hash
+
+
+def test_audit_reports_a_registry_overlay_edited_since_the_game(rules_copy, tmp_path, monkeypatch):
+    """A log names a shipped overlay; the overlay has changed since: the hashes differ."""
+    played = load_variant("default", {}, ["no-gahwa"])
+    text = json.dumps(next(iter(simulate_hands(played, 1, seed=5))))
+    edited = _edited(rules_copy, tmp_path, monkeypatch)
+    path = edited / "overlays" / "no-gahwa.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace('title: "', 'title: "Edited. ', 1), encoding="utf-8")
+    report = audit_text("log", None, text)
+    assert report["errors"] == []
+    found = [v for v in report["violations"] if v["rule"] == "log.variant-hash"]
+    assert len(found) == 1 and found[0]["claimed"] == played.hash
+    assert found[0]["recomputed"] == load_variant("default", {}, ["no-gahwa"]).hash != played.hash
