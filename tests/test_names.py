@@ -58,12 +58,14 @@ def test_the_play_phase(listing):
 def test_an_overlay_adds_its_names(tmp_path, capsys):
     overlay = tmp_path / "o.yaml"
     overlay.write_text('overlay: o\ntitle: t\nsource: "choice: t"\nadd:\n  functions:\n'
-                       '    - {id: fn.house, name: house_rule, doc: "A house function.", expr: "len(trick) == 3", source: "choice: t"}\n',
+                       '    - {id: fn.house, name: house_rule, doc: "A house function.", expr: "len(trick) == 3", source: "choice: t"}\n'
+                       '    - {id: fn.house2, name: house_flag, doc: "Whether the first play won.", expr: "first(p.seat == winning.seat for p in trick)", source: "choice: t"}\n',
                        encoding="utf-8")
     assert main(["rules", "names", "--overlay", str(overlay), "--phase", "play", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     found = [e for e in data["everywhere"]["functions"] if e["name"] == "house_rule"]
     assert found == [{"name": "house_rule", "kind": "function", "type": "bool", "meaning": "A house function."}]
+    assert [e["type"] for e in data["everywhere"]["functions"] if e["name"] == "house_flag"] == ["bool (from its doc)"]
     assert list(data["contexts"]) == ["phase play"]
 
 

@@ -273,7 +273,10 @@ def names_listing(variant: Variant, phase: str | None = None) -> dict:
     for item in variant.ruleset.lists["functions"]:
         params = list(item.get("params") or [])
         call = f"{item['name']}({', '.join(params)})" if params else item["name"]
-        functions.append({"name": call, "kind": "function", "type": types.function(item["name"]),
+        type_ = types.function(item["name"])
+        if type_ == "unknown" and str(item.get("doc") or "").startswith("Whether "):
+            type_ = "bool (from its doc)"
+        functions.append({"name": call, "kind": "function", "type": type_,
                           "meaning": str(item.get("doc") or "") or _short_expr(item["expr"])})
     builtins = [{"name": name, "kind": "builtin", "type": BUILTIN_TYPES.get(name, "unknown"), "meaning": doc}
                 for name, (_low, _high, doc) in sorted(BUILTIN_DOCS.items()) if scope is None or name in scope.builtins]
