@@ -70,8 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
         "diff", help="every knob and rule that differs between two variants",
         description="List every knob value and every rule item (by id) that differs between two variants, with the "
                     "source of each. A variant is a preset name or 'preset=P,set=KNOB=VALUE,overlay=NAME|FILE' (set "
-                    "and overlay repeatable). --preset/--set/--overlay give your variant instead: it is compared with "
-                    "A, or with default when no other side is named.",
+                    "and overlay repeatable). --preset/--set/--overlay give one side, your own variant: B when A is "
+                    "given, A when only --against is, else B against default.",
         epilog="Examples: baloot rules diff default riyadh; baloot rules diff default --against "
                "'preset=riyadh,set=kawesh=true,overlay=club.yaml'; baloot rules diff --overlay club.yaml")
     diff.add_argument("preset_a", metavar="A", nargs="?", help="a variant (default: default)")
