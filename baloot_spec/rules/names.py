@@ -285,11 +285,17 @@ def names_listing(variant: Variant, phase: str | None = None) -> dict:
     constants = [{"name": f"const.{name}", "kind": "constant", "type": _type_of_value(_plain(value)), "meaning": _short(value)}
                  for name, value in variant.ruleset.maps["constants"].items()]
     knobs = [{"name": f"param.{name}", "kind": "knob", "type": _knob_type(knob),
-              "meaning": (knob.doc or "; ".join(str(v["doc"]) for v in knob.values.values())), "value": variant.knobs[name]}
+              "meaning": (knob.doc or "; ".join(f"{_text(v)}: {d['doc']}" for v, d in knob.values.items()))
+              + f" (this variant: {_text(variant.knobs[name])})", "value": variant.knobs[name]}
              for name, knob in variant.params.items()]
     return {"variant": variant.describe(), "contexts": contexts,
             "everywhere": {"functions": functions, "builtins": builtins, "aggregates": aggregates,
                            "constants": constants, "knobs": knobs}}
+
+
+def _text(value) -> str:
+    from ..text import show
+    return show(value)
 
 
 def _parsed(text):
