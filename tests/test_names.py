@@ -1,6 +1,7 @@
 """`baloot rules names`: taken from the compiler's scopes; the hand-written meanings cannot drift."""
 
 import json
+import re
 
 import pytest
 
@@ -36,7 +37,7 @@ def test_every_name_the_rules_use_in_a_phase_is_listed_there(listing):
             texts = [item[k] for k in ("when", "only", "require") if isinstance(item.get(k), str)]
             texts += [v for v in (item.get("set") or {}).values() if isinstance(v, str)]
             for text in texts:
-                loop_vars = set(__import__("re").findall(r"\bfor (\w+) in\b", text))
+                loop_vars = set(re.findall(r"\bfor (\w+) in\b", text))
                 assert _names_in(text) - loop_vars <= listed, item["id"]
 
 
