@@ -309,13 +309,16 @@ class Variant:
                 "overlays": list(self.overlays), "rules_version": self.rules_version, "hash": self.hash}
 
 
-def variant_hash(knobs: dict, overlays: list, rules_version: int) -> str:
+def variant_hash(knobs: dict, overlays: list, rules_version: int | None = None) -> str:
     """sha256 of the canonical JSON {"rules_version": N, "knobs": {...}, "overlays": [contents]},
     first 16 hex digits, where knobs are those whose value differs from the default (so a new
     knob, added with its default, leaves every existing variant's hash as it was) and overlays
     are what each overlay says, not its name (identity.py).
 
-    Two implementations that agree on this hash agree on the rules they claim to play."""
+    Two implementations that agree on this hash agree on the rules they claim to play.
+    Without `rules_version`, the one of rules/version.json."""
+    if rules_version is None:
+        rules_version = read_version()["rules_version"]
     return identity_hash(knobs, overlays, rules_version)
 
 
