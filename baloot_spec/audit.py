@@ -18,7 +18,7 @@ from .engine.hand import Hand, RuleRuntimeError, match_step
 from .errors import BalootError, IllegalAction, RulesError
 from .log.reader import LogInput, _parse
 from .log.writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE
-from .rules import load_variant
+from .rules import load_variant, resolve_variant
 from .text import plain
 
 
@@ -61,6 +61,18 @@ def _variant_of(document: dict, override: dict | None):
     return load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
 
 
+def _same_names(logged: dict, rules) -> bool:
+    """Whether the rules given to audit are, by name, the variant the log names: the same knob
+    values and the same overlay names (so that a different hash means different content)."""
+    if list(logged.get("overlays") or []) != list(rules.variant.overlays):
+        return False
+    try:
+        named = resolve_variant(logged.get("preset", "default"), logged.get("set") or {}, [])
+    except RulesError:
+        return False
+    return named.knobs == rules.variant.knobs
+
+
 def audit_text(name: str, line: int | None, text: str, override: dict | None = None) -> dict:
     """Parse, check and audit one document given as text (what a worker process runs)."""
     return audit_input(_parse(text, name, line), override).as_json()
@@ -81,6 +93,13 @@ def audit_input(item: LogInput, override: dict | None = None) -> DocumentAudit:
     if not override and claimed_hash and claimed_hash != rules.hash:
         report.violations.append(Violation("$.variant.hash", "log.variant-hash",
                                            f"the log says variant {claimed_hash}, its preset and settings resolve to {rules.hash}",
+                                           claimed=claimed_hash, recomputed=rules.hash))
+    elif override and claimed_hash and claimed_hash != rules.hash and _same_names(document["variant"], rules):
+        named = ", ".join(rules.variant.overlays) or "none"
+        report.violations.append(Violation("$.variant.hash", "log.variant-hash",
+                                           f"the log says variant {claimed_hash}; the rules given, with the same knob values "
+                                           f"and overlay names ({named}), resolve to {rules.hash}: an overlay says something "
+                                           f"else, or the rules are another rules_version",
                                            claimed=claimed_hash, recomputed=rules.hash))
     try:
         _audit_match(rules, document, report)
