@@ -1,6 +1,7 @@
 """The refusal ids an engine must answer (`apply` results, `reject` cases), generated from the
 rules: the engine's generic refusals, the deal's cut refusals, and every rule that can exclude an
-action (a filter's `only`) or what is said with it (a `require`), under every preset.
+action (a filter's `only`) or what is said with it (a `require`), under every preset and every
+shipped overlay (rules/overlays/: a house rule's refusals are marked with the overlay's name).
 
 conformance/README.md ("Refusal ids") holds this table between two markers; a test checks that it
 is up to date. Regenerate it with:
@@ -31,8 +32,12 @@ def refusal_ids() -> list[dict]:
                                      "event, or any event once the hand is over")]
     for item, phase, text in generic:
         out[item] = {"id": item, "phase": phase, "refuses": text, "source": "the engine's turn and phase machinery"}
-    for preset in sorted(load_presets(), key=lambda p: (p != "default", p)):
-        ruleset = load_variant(preset, {}, []).variant.ruleset
+    from ..rules.loader import load_overlays
+    variants = [(preset, []) for preset in sorted(load_presets(), key=lambda p: (p != "default", p))]
+    variants += [("default", [overlay]) for overlay in sorted(load_overlays())]
+    for preset, overlays in variants:
+        ruleset = load_variant(preset, {}, overlays).variant.ruleset
+        marked = (lambda text: f"overlay {overlays[0]}: {text}") if overlays else (lambda text: text)
         for phase in ruleset.lists["phases"]:
             if phase.get("kind") == "tricks":
                 item = NOT_IN_HAND.format(action=phase["action"])
@@ -47,7 +52,7 @@ def refusal_ids() -> list[dict]:
         for rule in ruleset.lists["rules"]:
             if "only" in rule or "require" in rule:
                 out.setdefault(rule["id"], {"id": rule["id"], "phase": rule["phase"],
-                                            "refuses": rule.get("explain", ""), "source": rule.get("source", "")})
+                                            "refuses": rule.get("explain", ""), "source": marked(rule.get("source", ""))})
     return list(out.values())
 
 
