@@ -31,6 +31,17 @@ def test_every_sentence_is_traced_and_every_rule_bearing_one_has_a_case(world):
     assert problems(world) == []
 
 
+def test_each_preset_sets_the_knob_values_its_sentences_name(world):
+    assert st.preset_problems(world["entries"], world["sentences"], st.preset_knobs()) == []
+
+
+def test_a_preset_that_does_not_follow_its_source_is_reported(world):
+    knobs = st.preset_knobs()
+    knobs["nl"] = {**knobs["nl"], "project_multiplier": "at_most_double"}   # as if nl-rulebook forgot nl:140.1
+    found = st.preset_problems(world["entries"], world["sentences"], knobs)
+    assert any(p.startswith("nl:140.1: names project_multiplier=level") for p in found), found
+
+
 def test_trace_md_is_up_to_date(world):
     assert (ROOT / "rules" / "TRACE.md").read_text(encoding="utf-8") == st.render(world["entries"], world["sentences"]), \
         "rules/TRACE.md is out of date: run python tools/source_trace.py doc"

@@ -12,7 +12,9 @@ need ../shared); this tool splits them into sentences, each with a stable id (`d
 48, second sentence) and a short hash of its text. `rules/trace/trace.yaml` (hand-checked data) gives
 every sentence a status and the rule ids, knob values and case ids that encode and test it.
 `check` fails (exit 1) when a sentence has no entry or a stale one, when a named rule, knob
-value or case does not exist, or when a rule-bearing sentence has no case. Exit 2: unreadable
+value or case does not exist, when a rule-bearing sentence has no case, or when a knob value
+named for a sentence is not the one the preset of its source sets (de: default, nl:
+nl-rulebook, smsf: saudi-federation; de's Varianten name other values by nature). Exit 2: unreadable
 input.
 """
 
@@ -257,6 +259,37 @@ def check(entries: list[dict], sentences: list[dict], rules: dict, knobs: dict, 
     return problems
 
 
+PRESET_OF = {"de": "default", "nl": "nl-rulebook", "smsf": "saudi-federation"}
+VARIANT_SECTIONS = {("de", "Varianten")}   # variants: values that other presets or --set choose
+
+
+def preset_knobs() -> dict:
+    """source -> the knob values its preset resolves to (rules/presets/)."""
+    sys.path.insert(0, str(ROOT))
+    from baloot_spec.rules import load_variant
+    return {name: load_variant(preset).variant.knobs for name, preset in PRESET_OF.items()}
+
+
+def preset_problems(entries: list[dict], sentences: list[dict], knobs_of: dict) -> list[str]:
+    """A knob value named for a sentence must be the value the preset of that source sets:
+    otherwise the preset does not follow the sentence it claims to encode."""
+    section = {s["id"]: s["section"] for s in sentences}
+    problems = []
+    for entry in entries:
+        source = entry["id"].split(":")[0]
+        if (source, section.get(entry["id"])) in VARIANT_SECTIONS:
+            continue
+        for kv in entry.get("knobs") or []:
+            knob, _, value = kv.partition("=")
+            if knob not in knobs_of[source]:
+                continue   # reported by check()
+            actual = knobs_of[source][knob]
+            actual = str(actual).lower() if isinstance(actual, bool) else str(actual)
+            if actual != value:
+                problems.append(f"{entry['id']}: names {kv}, but preset {PRESET_OF[source]} sets {knob}={actual}")
+    return problems
+
+
 # ---- TRACE.md ---------------------------------------------------------------------------------
 
 def _short(text: str, limit: int = 90) -> str:
@@ -354,6 +387,7 @@ def main(argv=None) -> int:
             print(f"wrote {TRACE_MD.relative_to(ROOT)} ({len(entries)} sentences)")
             return 0
         problems = check(entries, sentences, rule_citations(), knob_citations(), case_citations())
+        problems += preset_problems(entries, sentences, preset_knobs())
         if args.json:
             print(json.dumps(problems, indent=1, ensure_ascii=False))
         else:
