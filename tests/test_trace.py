@@ -42,6 +42,17 @@ def test_a_preset_that_does_not_follow_its_source_is_reported(world):
     assert any(p.startswith("nl:140.1: names project_multiplier=level") for p in found), found
 
 
+def test_every_knob_value_named_is_run_by_one_of_its_cases(world):
+    assert st.case_knob_problems(world["entries"], st.case_variants()) == []
+
+
+def test_a_knob_value_no_case_runs_under_is_reported(world):
+    entries = copy.deepcopy(world["entries"])
+    _entry({"entries": entries}, "nl:140.1").update(cases=["scoring.doubled.007"])   # a default-preset case
+    found = st.case_knob_problems(entries, st.case_variants())
+    assert any(p.startswith("nl:140.1: names project_multiplier=level, but none") for p in found), found
+
+
 def test_trace_md_is_up_to_date(world):
     assert (ROOT / "rules" / "TRACE.md").read_text(encoding="utf-8") == st.render(world["entries"], world["sentences"]), \
         "rules/TRACE.md is out of date: run python tools/source_trace.py doc"

@@ -12,9 +12,10 @@ need ../shared); this tool splits them into sentences, each with a stable id (`d
 48, second sentence) and a short hash of its text. `rules/trace/trace.yaml` (hand-checked data) gives
 every sentence a status and the rule ids, knob values and case ids that encode and test it.
 `check` fails (exit 1) when a sentence has no entry or a stale one, when a named rule, knob
-value or case does not exist, when a rule-bearing sentence has no case, or when a knob value
+value or case does not exist, when a rule-bearing sentence has no case, when a knob value
 named for a sentence is not the one the preset of its source sets (de: default, nl:
-nl-rulebook, smsf: saudi-federation; de's Varianten name other values by nature). Exit 2: unreadable
+nl-rulebook, smsf: saudi-federation; de's Varianten name other values by nature), or when no
+case of the sentence runs under a knob value it names. Exit 2: unreadable
 input.
 """
 
@@ -290,6 +291,43 @@ def preset_problems(entries: list[dict], sentences: list[dict], knobs_of: dict) 
     return problems
 
 
+def case_variants() -> dict:
+    """case id -> its variant (preset, set, overlays) as written in the corpus."""
+    out = {}
+    for path in sorted((ROOT / "conformance" / "cases").rglob("*.json")):
+        for case in json.loads(path.read_text(encoding="utf-8")).get("cases", []):
+            out[case["id"]] = case.get("variant") or {}
+    return out
+
+
+def case_knob_problems(entries: list[dict], variants: dict) -> list[str]:
+    """A knob value named for a sentence must be tested: at least one of the sentence's cases
+    runs under a variant with that value (a pending entry may have no case yet)."""
+    sys.path.insert(0, str(ROOT))
+    from baloot_spec.rules.loader import resolve_variant
+    resolved: dict = {}
+
+    def knobs_of(case_id: str) -> dict:
+        variant = variants.get(case_id, {})
+        key = json.dumps(variant, sort_keys=True)
+        if key not in resolved:
+            resolved[key] = resolve_variant(variant.get("preset", "default"), variant.get("set") or {},
+                                            variant.get("overlays") or []).knobs
+        return resolved[key]
+
+    problems = []
+    for entry in entries:
+        if status_kind(entry.get("status", "")) == "pending":
+            continue
+        cases = [c for c in entry.get("cases") or [] if c in variants]
+        for kv in entry.get("knobs") or []:
+            knob, _, value = kv.partition("=")
+            tested = any(str(knobs_of(c).get(knob)).lower() == value.lower() for c in cases)
+            if cases and not tested:
+                problems.append(f"{entry['id']}: names {kv}, but none of its cases runs under it")
+    return problems
+
+
 # ---- TRACE.md ---------------------------------------------------------------------------------
 
 def _short(text: str, limit: int = 90) -> str:
@@ -388,6 +426,7 @@ def main(argv=None) -> int:
             return 0
         problems = check(entries, sentences, rule_citations(), knob_citations(), case_citations())
         problems += preset_problems(entries, sentences, preset_knobs())
+        problems += case_knob_problems(entries, case_variants())
         if args.json:
             print(json.dumps(problems, indent=1, ensure_ascii=False))
         else:
