@@ -15,8 +15,8 @@ every sentence a status and the rule ids, knob values and case ids that encode a
 value or case does not exist, when a rule-bearing sentence has no case, when a knob value
 named for a sentence is not the one the preset of its source sets (de: default, nl:
 nl-rulebook, smsf: saudi-federation; de's Varianten name other values by nature), or when no
-case of the sentence runs under a knob value it names. Exit 2: unreadable
-input.
+case of the sentence runs under a knob value it names. Exit codes: 0 ok, 1 problems
+found (or TRACE.md out of date with doc --check), 2 unreadable input, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from baloot_spec.errors import BalootError  # noqa: E402
 SOURCES = {"de": "de.txt", "nl": "nl.txt", "smsf": "smsf.md"}
 SOURCE_DIR = ROOT / "rules" / "trace" / "sources"
 TRACE_YAML = ROOT / "rules" / "trace" / "trace.yaml"
@@ -266,7 +269,6 @@ VARIANT_SECTIONS = {("de", "Varianten")}   # variants: values that other presets
 
 def preset_knobs() -> dict:
     """source -> the knob values its preset resolves to (rules/presets/)."""
-    sys.path.insert(0, str(ROOT))
     from baloot_spec.rules import load_variant
     return {name: load_variant(preset).variant.knobs for name, preset in PRESET_OF.items()}
 
@@ -303,7 +305,6 @@ def case_variants() -> dict:
 def case_knob_problems(entries: list[dict], variants: dict) -> list[str]:
     """A knob value named for a sentence must be tested: at least one of the sentence's cases
     runs under a variant with that value (a pending entry may have no case yet)."""
-    sys.path.insert(0, str(ROOT))
     from baloot_spec.rules.loader import resolve_variant
     resolved: dict = {}
 
@@ -434,7 +435,7 @@ def main(argv=None) -> int:
                 print(line)
             print(f"{len(sentences)} sentences, {len(problems)} problem(s)", file=sys.stderr)
         return 1 if problems else 0
-    except TraceError as exc:
+    except (TraceError, BalootError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
