@@ -117,6 +117,17 @@ def load_sources(directory: Path | None = None) -> list[dict]:
     return sentences
 
 
+def _read(path: Path, parse):
+    """A parsed rules or case file, or a TraceError naming the file."""
+    try:
+        data = parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
+        raise TraceError(f"{path}: cannot read: {exc}") from None
+    if not isinstance(data, dict):
+        raise TraceError(f"{path}: expected a mapping at the top")
+    return data
+
+
 # ---- what the project cites -------------------------------------------------------------------
 
 def _walk_ids(node, out: dict) -> None:
@@ -135,7 +146,7 @@ def rule_citations() -> dict:
     a top-level section without an id is named `file.section` (game.deck, game.constants)."""
     out: dict = {}
     for path in sorted((ROOT / "rules").glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = _read(path, yaml.safe_load)
         for key, section in data.items():
             if isinstance(section, dict):   # a section without an id (table, deck, deal, constants)
                 out[f"{path.stem}.{key}"] = str(section.get("source", ""))
@@ -160,7 +171,7 @@ def case_citations() -> dict:
     """case id -> 'ref — quote', from every conformance/cases/**/*.json."""
     out = {}
     for path in sorted((ROOT / "conformance" / "cases").rglob("*.json")):
-        for case in json.loads(path.read_text(encoding="utf-8")).get("cases", []):
+        for case in _read(path, json.loads).get("cases", []):
             source = case.get("source") or {}
             out[case["id"]] = f"{source.get('ref', '')} — {source.get('quote', '')}"
     return out
@@ -297,7 +308,7 @@ def case_variants() -> dict:
     """case id -> its variant (preset, set, overlays) as written in the corpus."""
     out = {}
     for path in sorted((ROOT / "conformance" / "cases").rglob("*.json")):
-        for case in json.loads(path.read_text(encoding="utf-8")).get("cases", []):
+        for case in _read(path, json.loads).get("cases", []):
             out[case["id"]] = case.get("variant") or {}
     return out
 
