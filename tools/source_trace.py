@@ -315,7 +315,7 @@ def case_variants() -> dict:
 
 def case_knob_problems(entries: list[dict], variants: dict) -> list[str]:
     """A knob value named for a sentence must be tested: at least one of the sentence's cases
-    runs under a variant with that value (a pending entry may have no case yet)."""
+    runs under a variant with that value (an entry with no case is reported by check())."""
     from baloot_spec.rules.loader import resolve_variant
     resolved: dict = {}
 
@@ -329,8 +329,6 @@ def case_knob_problems(entries: list[dict], variants: dict) -> list[str]:
 
     problems = []
     for entry in entries:
-        if status_kind(entry.get("status", "")) == "pending":
-            continue
         cases = [c for c in entry.get("cases") or [] if c in variants]
         for kv in entry.get("knobs") or []:
             knob, _, value = kv.partition("=")
