@@ -129,16 +129,17 @@ def _print_report(report: dict) -> None:
         print(f"{where}{position} {error['path']}: unreadable: {error['message']}")
     for violation in report["violations"]:
         source = f" ({violation['source']})" if violation.get("source") else ""
-        print(f"{where} {violation['path']}: {violation['rule']}: {violation['message']}{source}")
+        after = f" [after the earlier violation at {violation['after']}]" if violation.get("after") else ""
+        print(f"{where} {violation['path']}: {violation['rule']}: {violation['message']}{source}{after}")
     for note in report["notes"]:
         print(f"{where} note: {note}")
 
 
 def replay(args) -> int:
+    """Tell each hand of a log (the audit's walk: exit 1 when it finds violations, as `audit`)."""
     from .cli import _Usage
     from .log.reader import read_logs
-    from .replay import render_text, replay_hands
-    from .rules import load_variant
+    from .replay import render_text, replay_document
     items = list(read_logs([args.log]))
     bad = [item for item in items if item.errors]
     for item in bad:
@@ -146,24 +147,46 @@ def replay(args) -> int:
             print(f"baloot: {item.where} {error['path']}: {error['message']}", file=sys.stderr)
     if bad:
         return EXIT_USAGE
-    output = []
+    output, found = [], 0
     override = _override(args)
     for item in items:
-        variant = override or item.document["variant"]
-        rules = load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
-        stories = replay_hands(rules, item.document)
+        stories, report = replay_document(item, override, frames=bool(getattr(args, "html", None)))
+        if report.errors:
+            for error in report.errors:
+                print(f"baloot: {item.where} {error['path']}: {error['message']}", file=sys.stderr)
+            return EXIT_USAGE
+        count = len(item.document["hands"])
+        for k in range(len(stories), count):   # after the end of the match the audit stops
+            stories.append({"hand": k + 1, "dealer": item.document["hands"][k]["dealer"], "match_before": None,
+                            "stopped": "not replayed: the match was over before this hand (match.ended)"})
         if args.hand is not None:
-            if not 1 <= args.hand <= len(stories):
-                raise _Usage(f"--hand {args.hand}: {item.where} has {len(item.document['hands'])} hands")
+            if not 1 <= args.hand <= count:
+                raise _Usage(f"--hand {args.hand}: {item.where} has {count} hand{'s' if count != 1 else ''}")
             stories = [s for s in stories if s["hand"] == args.hand]
-        output.append({"log": item.where, "variant": rules.variant.describe(), "hands": stories})
-    if args.json:
+        found += len(report.violations)
+        entry = {"log": item.where, "variant": report.rules.variant.describe(), "hands": stories,
+                 "audit": report.as_json()}
+        if getattr(args, "sheet", False):
+            from .sheet import score_sheet
+            entry["sheet"] = score_sheet(report.rules, item.document, stories)
+        output.append(entry)
+    if getattr(args, "html", None):
+        from .replay_html import write_html
+        write_html(args.html, output)
+        print(f"wrote {args.html}", file=sys.stderr)
+    elif args.json:
+        if getattr(args, "sheet", False):
+            output = [{"log": e["log"], "variant": e["variant"], "sheet": e["sheet"]} for e in output]
         print(json.dumps(output if len(output) != 1 else output[0], indent=2))
     else:
         for entry in output:
             print(f"# {entry['log']}  (preset {entry['variant']['preset']}, variant {entry['variant']['hash']})\n")
-            print(render_text(entry["hands"]))
-    return EXIT_OK
+            if getattr(args, "sheet", False):
+                from .sheet import render_sheet
+                print(render_sheet(entry["sheet"]))
+            else:
+                print(render_text(entry["hands"]))
+    return EXIT_FOUND if found else EXIT_OK
 
 
 class _Progress:

@@ -181,12 +181,16 @@ class Hand:
         return new
 
     # ---- applying ---------------------------------------------------------------------------
-    def apply(self, event: dict, force: bool = False, _judged: tuple | None = None) -> None:
+    def apply(self, event: dict, force: bool = False, _judged: tuple | None = None, any_seat: bool = False) -> None:
         """Check and apply one event; IllegalAction (nothing applied) if the rules refuse it.
 
         With force=True the obligations (filter and check rules) are not applied: an auditor
         replays a recorded illegal card that was really played, so the rest of the hand can
-        still be checked. Turn, phase and holding the card are required all the same."""
+        still be checked. Turn, phase and holding the card are required all the same, unless
+        any_seat=True (with force): the recorded seat acted out of turn, and the hand goes on
+        from there (the next seat in a trick is the one after it)."""
+        if any_seat and _judged is None:
+            _judged = self._judge_slowly(event, True, any_seat=True)
         phase, action, exact = _judged or self._judge(event, force)
         S = self.state
         self._kept = None
@@ -254,6 +258,22 @@ class Hand:
         self.apply(event, _judged=judged)
         return None
 
+    def exchange(self, seat: str, card, other: str, given) -> None:
+        """`seat` receives `card` from `other`, who receives `given` in its place: a referee's
+        correction of a recorded deal that a recorded play contradicts (the log is what happened)."""
+        S = self.state
+        if card not in S.hands[other] or given not in S.hands[seat]:
+            raise ValueError(f"{other} does not hold {card} or {seat} does not hold {given}")
+        S.hands = {**S.hands, seat: [c for c in S.hands[seat] if c != given] + [card],
+                   other: [c for c in S.hands[other] if c != card] + [given]}
+        if S.dealt and card in (S.dealt.get(other) or ()) and given in (S.dealt.get(seat) or ()):
+            swap = {given: card, card: given}
+            S.dealt = {**S.dealt, seat: [swap.get(c, c) for c in S.dealt[seat]],
+                       other: [swap.get(c, c) for c in S.dealt[other]]}
+        self._kept = None
+        self._seat = _UNKNOWN
+        S._memo = {}
+
     # ---- machinery --------------------------------------------------------------------------
     def _judge(self, event: dict, force: bool = False):
         """(phase, the action, whether `event` is exactly the action's own) for an event the
@@ -294,7 +314,7 @@ class Hand:
                 self._check_announcements(phase, target)   # raises, explained
         return phase, target, exact
 
-    def _judge_slowly(self, event, force: bool):
+    def _judge_slowly(self, event, force: bool, any_seat: bool = False):
         """_judge for any event: checked field by field, a refusal explained by its rule."""
         S = self.state
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
@@ -304,7 +324,9 @@ class Hand:
         phase = self._phases[S.phase]
         seat = self.turn()
         if event.get("seat") != seat:
-            raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')!r}'s")
+            if not (any_seat and self.rules.table.is_seat(event.get("seat"))):
+                raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')}'s")
+            seat = event["seat"]
         allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
         if event["type"] not in allowed:
             raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
