@@ -1,11 +1,14 @@
 """Scoring steps in words: each step's `doc` in rules/scoring.yaml is a sentence with {name}
-holes, filled here with the values the engine computed for a hand (nothing is recomputed)."""
+holes, filled here with the values the engine computed for a hand (nothing is recomputed), and
+{name?...|...} choices between two sentences by whether a value is true."""
 
 from __future__ import annotations
 
 import re
 
 _HOLE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+# {name?said when the value is true|said when it is false, none or empty}, holes allowed inside
+_CHOICE = re.compile(r"\{([a-z_][a-z0-9_]*)\?((?:[^{}|]|\{[a-z0-9_]+\})*)\|((?:[^{}|]|\{[a-z0-9_]+\})*)\}")
 
 
 def words(value) -> str:
@@ -22,7 +25,9 @@ def words(value) -> str:
 
 
 def fill(template: str, values: dict) -> str:
-    """`template` with each {name} replaced by words(values[name]) (an unknown name is left as is)."""
+    """`template` with each {name} replaced by words(values[name]) (an unknown name is left as is),
+    each {name?yes|no} by the part its value chooses."""
+    template = _CHOICE.sub(lambda m: m.group(2) if values.get(m.group(1)) else m.group(3), template)
     return _HOLE.sub(lambda m: words(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
 
 

@@ -92,6 +92,8 @@ def audit(args) -> int:
         for item in items:
             consume(_audit_item(item, override))
     progress.done()
+    if getattr(args, "html", None):
+        _audit_html(args)
     elapsed = time.perf_counter() - started
     summary = {"documents": totals["documents"], "hands": totals["hands"], "violations": totals["violations"],
                "unreadable": totals["unreadable"], "by_rule": dict(by_rule.most_common()), "seconds": round(elapsed, 3),
@@ -106,6 +108,23 @@ def audit(args) -> int:
     if totals["unreadable"]:
         return EXIT_USAGE
     return EXIT_FOUND if totals["violations"] else EXIT_OK
+
+
+def _audit_html(args) -> None:
+    """`audit --html FILE`: the HTML replay of the audited log(s), each violation at its event."""
+    import argparse
+    replay_args = argparse.Namespace(**{**vars(args), "log": None, "hand": None, "sheet": True, "json": False})
+    logs = list(args.logs)
+    if len(logs) != 1:
+        from .cli import _Usage
+        raise _Usage("--html takes one log (a file of one or more documents)")
+    replay_args.log = logs[0]
+    with open(os.devnull, "w") as quiet:   # the audit's report is the output; the replay only writes the page
+        saved, sys.stdout = sys.stdout, quiet
+        try:
+            replay(replay_args)
+        finally:
+            sys.stdout = saved
 
 
 def _audit_item(item, override) -> dict:
@@ -166,7 +185,7 @@ def replay(args) -> int:
         found += len(report.violations)
         entry = {"log": item.where, "variant": report.rules.variant.describe(), "hands": stories,
                  "audit": report.as_json()}
-        if getattr(args, "sheet", False):
+        if getattr(args, "sheet", False) or getattr(args, "html", None):
             from .sheet import score_sheet
             entry["sheet"] = score_sheet(report.rules, item.document, stories)
         output.append(entry)

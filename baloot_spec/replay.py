@@ -10,6 +10,7 @@ event (for the HTML replay). A hand that cannot be replayed says why, and the ne
 from __future__ import annotations
 
 from .audit import Watch, audit_input
+from .explain import explained_steps
 from .text import plain, show
 
 
@@ -97,8 +98,9 @@ class _Stories(Watch):
         story["next_dealer"] = result["next_dealer"]
         if not result["thrown_in"]:
             story["facts"] = plain(dict(hand.facts))
-            story["scoring"] = [{"step": step_id, "name": name, "value": plain(hand.score[name])}
-                                for name, step_id, _ in hand.rules.scoring]
+            story["scoring"] = explained_steps(hand.rules, story["facts"],
+                                               [{"step": step_id, "name": name, "value": plain(hand.score[name])}
+                                                for name, step_id, _ in hand.rules.scoring])
         if match is not None:
             story["match_after"] = dict(match["new_scores"])
             if match["ended"]:
