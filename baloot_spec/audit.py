@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 
 from .engine.deal import DealError
-from .engine.hand import Hand, RuleRuntimeError, match_step
+from .engine.hand import OUT_OF_TURN, Hand, RuleRuntimeError, match_step
 from .errors import BalootError, IllegalAction, RulesError
 from .log.deal_forms import engine_deal, rules_reading_deal_order
 from .log.reader import LogInput, _parse
@@ -254,6 +254,7 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
                             f"not checked: which cards were dealt before the bidding"
                             + (f" ({', '.join(sorted(order_rules))} read them)" if order_rules else ""))
     first = None   # the path of the hand's first violation
+    irregular = False   # a card was played out of turn in the current trick
     events = record["events"]
     for j, event in enumerate(events):
         path = f"{base}.events[{j}]"
@@ -264,6 +265,7 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
             report.violations.append(Violation(f"{base}.{exc.path}", "deal.invalid", str(exc), source_of(rules, "deal.invalid"), after=first))
             return None
         if refusal is None:
+            irregular = _after_irregular(hand, irregular)
             watch.event(j, hand, event, None)
             continue
         if refusal.rule_id in order_rules:
@@ -279,6 +281,7 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
             first = first or path
         try:
             _apply_recorded(rules, hand, event, refusal, events[j + 1:])
+            irregular = _after_irregular(hand, irregular or refusal.rule_id == OUT_OF_TURN)
         except IllegalAction as exc:
             report.notes.append(f"{path}: the hand cannot be replayed past this event ({exc.message}); "
                                 f"the rest of hand {base} is not checked")
@@ -294,10 +297,22 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
     return hand
 
 
+def _after_irregular(hand, irregular: bool) -> bool:
+    """Keep the turn right in a trick with a card played out of turn (Hand.resume_turn); whether
+    the current trick still is such a trick."""
+    if irregular:
+        hand.resume_turn()
+    return irregular and bool(hand.state.trick)
+
+
 def _apply_recorded(rules, hand, event: dict, refusal, later: list) -> None:
     """Apply a refused event as it happened at the table (see _replay_hand); IllegalAction if
-    it cannot have happened in any way the hand can go on from (a play in the bidding, a card
-    nobody holds)."""
+    it cannot have happened in any way the hand can go on from: a call out of turn (whose call it
+    answered cannot be told), a play in the bidding, a card nobody holds or that its holder plays
+    later (which card was really played cannot be told)."""
+    phase = rules.phases.get(hand.phase)
+    if refusal.rule_id == OUT_OF_TURN and (phase is None or phase.kind != "tricks"):
+        raise IllegalAction(refusal.rule_id, "a call out of turn: which call it answered cannot be told")
     played = as_played(rules, hand, event, refusal)
     try:
         hand.apply(played, force=True, any_seat=True)
@@ -311,9 +326,11 @@ def _apply_recorded(rules, hand, event: dict, refusal, later: list) -> None:
     mine = S.hands.get(seat) or []
     if card is None or holder is None or not mine:
         raise IllegalAction(refusal.rule_id, f"nobody holds {played.get('card')}: it was dealt to nobody or played already")
+    later_cards = [(e.get("seat"), rules.deck.exact.get(e.get("card"))) for e in later if isinstance(e, dict) and e.get("type") == played.get("type")]
+    if (holder, card) in later_cards:
+        raise IllegalAction(refusal.rule_id, f"{holder} holds {card} and plays it later: which card {seat} played cannot be told")
     # What the holder had instead: a card of `seat` the log later shows it playing, else one
     # `seat` is never seen playing, else any.
-    later_cards = [(e.get("seat"), rules.deck.exact.get(e.get("card"))) for e in later if isinstance(e, dict) and e.get("type") == played.get("type")]
     by_holder = [c for s, c in later_cards if s == holder and c in mine]
     by_seat = {c for s, c in later_cards if s == seat}
     given = next(iter(by_holder), None) or next((c for c in mine if c not in by_seat), None) or mine[0]
@@ -372,7 +389,7 @@ def _legal_summary(hand) -> str:
         return ""
     if legal[0]["type"] == "play":
         return " ".join(a["card"] for a in legal)
-    return ", ".join(" ".join(str(v) for k, v in a.items() if k != "type" and v is not False) for a in legal)
+    return ", ".join(" ".join(_word(k, v) for k, v in a.items() if k != "type" and v not in (False, None, [])) for a in legal)
 
 
 def _describe(event: dict) -> str:

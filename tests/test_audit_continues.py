@@ -61,17 +61,31 @@ def test_replay_of_a_clean_log_exits_0_and_json_has_every_hand(capsys):
 def test_out_of_turn_plays_are_each_reported_and_the_hand_goes_on(tmp_path, capsys):
     document = _doc()
     hand = document["hands"][0]
-    j = _plays(hand)[1]
-    hand["events"][j], hand["events"][j + 1] = hand["events"][j + 1], hand["events"][j]   # two seats swap turns
+    plays = _plays(hand)
+    for j in (plays[1], plays[9]):          # in trick 1 and in trick 3, two seats swap turns
+        hand["events"][j], hand["events"][j + 1] = hand["events"][j + 1], hand["events"][j]
     code, report = _audit(capsys, _write(tmp_path, document))
-    found = [(v["path"], v["rule"], v.get("after")) for v in report["violations"]]
-    first = f"$.hands[0].events[{j}]"
-    assert found[0] == (first, "turn.out-of-turn", None)
-    assert (f"$.hands[0].events[{j + 1}]", "turn.out-of-turn", first) in found
+    found = [(v["path"], v["rule"], v.get("after")) for v in report["violations"] if ".events[" in v["path"]]
+    first = f"$.hands[0].events[{plays[1]}]"
+    # each time only the card played early is out of turn: the turn then passes to the seat
+    # that was skipped, and the trick is played out as recorded
+    assert found == [(first, "turn.out-of-turn", None), (f"$.hands[0].events[{plays[9]}]", "turn.out-of-turn", first)]
     assert all(v["source"] for v in report["violations"])                 # every violation has its source
     assert not any(re.search(r"\['|'[A-Z0-9]{1,3}'", v["message"]) for v in report["violations"])   # no Python reprs
     assert not any("not checked" in n for n in report["notes"])           # the hand was checked to its end
     assert code == 1
+
+
+def test_a_call_out_of_turn_ends_the_hand_and_the_next_hands_are_checked(tmp_path, capsys):
+    document = _doc()
+    events = document["hands"][0]["events"]
+    events[0], events[1] = events[1], events[0]
+    document["hands"][2]["claimed"]["written"] = {"NS": 1, "EW": 1}
+    code, report = _audit(capsys, _write(tmp_path, document))
+    rules = [(v["path"], v["rule"]) for v in report["violations"]]
+    assert rules[0] == ("$.hands[0].events[0]", "turn.out-of-turn")
+    assert ("$.hands[2].claimed.written", "score.written") in rules
+    assert any(n.startswith("$.hands[0].events[0]") and "not checked" in n for n in report["notes"])
 
 
 def test_a_card_another_seat_held_is_taken_from_it_and_the_hand_goes_on(tmp_path, capsys):

@@ -34,14 +34,17 @@ def _data(html: str) -> dict:
 
 @pytest.fixture
 def violating(tmp_path):
-    """match-long.json with two plays of trick 1 swapped: out of turn twice, then the hand goes on."""
+    """match-long.json with two plays swapped in trick 1 and in trick 2: a card out of turn in
+    each (the second marked as following the first), and the hand goes on."""
     document = json.loads((GAMES / "match-long.json").read_text(encoding="utf-8"))
     events = document["hands"][0]["events"]
-    j = next(i for i, e in enumerate(events) if e["type"] == "play") + 1
-    events[j], events[j + 1] = events[j + 1], events[j]
+    plays = [i for i, e in enumerate(events) if e["type"] == "play"]
+    j, k = plays[1], plays[5]
+    for i in (j, k):
+        events[i], events[i + 1] = events[i + 1], events[i]
     path = tmp_path / "violating.json"
     path.write_text(json.dumps(document), encoding="utf-8")
-    return path, j
+    return path, j, k
 
 
 def test_the_page_is_self_contained(tmp_path):
@@ -53,13 +56,13 @@ def test_the_page_is_self_contained(tmp_path):
 
 
 def test_audit_html_marks_the_violations(violating, tmp_path, capsys):
-    path, j = violating
+    path, j, k = violating
     out = tmp_path / "audit.html"
     assert main(["audit", str(path), "--html", str(out)]) == 1
     assert "turn.out-of-turn" in capsys.readouterr().out      # the audit's report is still printed
     frames = _data(out.read_text(encoding="utf-8"))["logs"][0]["hands"][0]["frames"]
     marked = [f["event"] for f in frames if f.get("violation")]
-    assert marked[0] == j and all(frames[m + 1]["violation"]["source"] for m in marked)
+    assert marked == [j, k] and all(frames[m + 1]["violation"]["source"] for m in marked)
 
 
 # ---- in a browser -------------------------------------------------------------------------------
@@ -146,7 +149,7 @@ def test_the_sheet_totals_match_the_log(browser, tmp_path):
 
 
 def test_a_violation_is_visible_at_its_event(browser, violating, tmp_path):
-    path, j = violating
+    path, j, k = violating
     page, errors = _open(browser, _page(tmp_path, ["audit", str(path)]))
     page.evaluate(f"balootReplay.go(0, {j})")             # the position before the illegal card
     assert not page.is_visible("#violation")
@@ -156,9 +159,12 @@ def test_a_violation_is_visible_at_its_event(browser, violating, tmp_path):
     assert "turn.out-of-turn" in box and "Uhrzeigersinn" in box and "Legal instead" in box
     assert page.eval_on_selector("#events li.current", "li => li.classList.contains('bad')")
     assert page.is_visible("#trick .card.illegal")
-    page.keyboard.press("ArrowRight")
-    box = page.inner_text("#violation")                    # the next one, marked as following the first
+    page.keyboard.press("ArrowRight")                      # the skipped seat plays: in turn again
+    assert not page.is_visible("#violation")
+    page.evaluate(f"balootReplay.go(0, {k + 1})")         # the next one, marked as following the first
+    box = page.inner_text("#violation")
     assert "turn.out-of-turn" in box and f"events[{j}]" in box
+    page.evaluate(f"balootReplay.go(0, {j + 1})")         # the screenshot: the first illegal card on the table
     artefacts = Path(os.environ.get("BALOOT_ARTEFACTS") or tempfile.mkdtemp(prefix="baloot-html-"))
     artefacts.mkdir(parents=True, exist_ok=True)
     shot = artefacts / "replay-hand-with-violation.png"

@@ -258,6 +258,23 @@ class Hand:
         self.apply(event, _judged=judged)
         return None
 
+    def resume_turn(self) -> None:
+        """After a card played out of turn (a referee going on from what the log records): the turn
+        in the trick passes to the first seat after the trick's first card that has not played to
+        it (in regular play, the seat the engine names anyway)."""
+        S = self.state
+        if not S.trick or S.phase != self._tables.play_phase:
+            return
+        played = {p.seat for p in S.trick}
+        seat = S.trick[0].seat
+        for _ in range(self._n_seats):
+            seat = self._tables.next_seat[seat]
+            if seat not in played:
+                if seat != self.turn():
+                    self._seat = seat
+                    self._kept = None
+                return
+
     def exchange(self, seat: str, card, other: str, given) -> None:
         """`seat` receives `card` from `other`, who receives `given` in its place: a referee's
         correction of a recorded deal that a recorded play contradicts (the log is what happened)."""
