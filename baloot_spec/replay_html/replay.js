@@ -37,7 +37,7 @@
   }
   function eventText(action) {
     if (!action) { return ""; }
-    var parts = [action.seat, action.type === "play" ? "plays" : action.type];
+    var parts = [action.seat, action.type === "play" ? "plays" : (action.type === "bid" ? "bids" : action.type + ":")];
     Object.keys(action).forEach(function (k) {
       if (k === "seat" || k === "type") { return; }
       var v = action[k];
@@ -72,6 +72,7 @@
     entry.hands.forEach(function (story, k) {
       var b = el("button", k === state.hand ? "current" : "", "Hand " + story.hand);
       if (story.refused && story.refused.length) { b.classList.add("has-violation"); b.title = "illegal actions in this hand"; }
+      else if (story.stopped) { b.classList.add("has-violation"); b.title = "not replayed to its end: " + story.stopped; }
       b.addEventListener("click", function () { go(k, 0); });
       tabs.appendChild(b);
     });
@@ -145,7 +146,7 @@
     if (next && next.legal && next.legal.length) {
       legal.appendChild(document.createTextNode("legal for " + next.turn_before + ": "));
       next.legal.forEach(function (a) { legal.appendChild(el("span", "opt", a)); });
-    } else if (!next && story.stopped) {
+    } else if (!next && story.stopped && fs.length) {
       legal.textContent = "stopped: " + story.stopped;
     } else if (!next && fs.length) {
       legal.textContent = story.thrown_in ? "thrown in: the deal passes to " + story.next_dealer : "the hand is over";
