@@ -268,20 +268,25 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
             irregular = _after_irregular(hand, irregular)
             watch.event(j, hand, event, None)
             continue
-        if refusal.rule_id in order_rules:
-            report.notes.append(f"{path}: {refusal.rule_id} not checked: it reads the cards dealt before the bidding, "
-                                f"which this deal does not record")
-            violation = None
-        else:
-            legal = _legal_summary(hand)
-            message = f"{_describe(event)}: {refusal.message}" + (f" (legal: {legal})" if legal else "")
-            violation = Violation(path, refusal.rule_id, message, refusal.source or source_of(rules, refusal.rule_id),
-                                  after=first, legal=legal or None)
-            report.violations.append(violation)
-            first = first or path
+        shown = None   # the violation the replay shows at this event (the first)
         try:
-            _apply_recorded(rules, hand, event, refusal, events[j + 1:])
-            irregular = _after_irregular(hand, irregular or refusal.rule_id == OUT_OF_TURN)
+            # A refusal that says the event could not have happened as recorded (out of turn, a
+            # card not held) is reported, the event made possible, and judged again: a card out
+            # of turn may break an obligation too.
+            for _ in range(4):   # (out of turn, then not held, then an obligation: at most three)
+                if refusal is None:
+                    break
+                violation = _violation(rules, hand, path, event, refusal, first, order_rules, report)
+                shown = shown or violation
+                if violation is not None:
+                    first = first or path
+                if refusal.rule_id != OUT_OF_TURN and not refusal.rule_id.endswith(".not-in-hand"):
+                    hand.apply(as_played(rules, hand, event, refusal), force=True)
+                    break
+                _make_possible(rules, hand, event, refusal, events[j + 1:])
+                irregular = irregular or refusal.rule_id == OUT_OF_TURN
+                refusal = hand.apply_unless_refused(event)
+            irregular = _after_irregular(hand, irregular)
         except IllegalAction as exc:
             report.notes.append(f"{path}: the hand cannot be replayed past this event ({exc.message}); "
                                 f"the rest of hand {base} is not checked")
@@ -289,12 +294,26 @@ def _replay_hand(rules, record: dict, base: str, scores: dict, report: DocumentA
         except DealError as exc:
             report.violations.append(Violation(f"{base}.{exc.path}", "deal.invalid", str(exc), source_of(rules, "deal.invalid"), after=first))
             return None
-        watch.event(j, hand, event, violation)
+        watch.event(j, hand, event, shown)
     if not hand.is_over():
         report.violations.append(Violation(f"{base}.events", "hand.incomplete",
                                            f"the events end in the {hand.phase} phase with {hand.turn()} to act",
                                            source_of(rules, "hand.incomplete"), after=first))
     return hand
+
+
+def _violation(rules, hand, path, event, refusal, first, order_rules, report):
+    """Report a refusal at an event (a note instead for a rule an unordered deal cannot check)."""
+    if refusal.rule_id in order_rules:
+        report.notes.append(f"{path}: {refusal.rule_id} not checked: it reads the cards dealt before the bidding, "
+                            f"which this deal does not record")
+        return None
+    legal = _legal_summary(hand)
+    message = f"{_describe(event)}: {refusal.message}" + (f" (legal: {legal})" if legal else "")
+    violation = Violation(path, refusal.rule_id, message, refusal.source or source_of(rules, refusal.rule_id),
+                          after=first, legal=legal or None)
+    report.violations.append(violation)
+    return violation
 
 
 def _after_irregular(hand, irregular: bool) -> bool:
@@ -305,28 +324,24 @@ def _after_irregular(hand, irregular: bool) -> bool:
     return irregular and bool(hand.state.trick)
 
 
-def _apply_recorded(rules, hand, event: dict, refusal, later: list) -> None:
-    """Apply a refused event as it happened at the table (see _replay_hand); IllegalAction if
-    it cannot have happened in any way the hand can go on from: a call out of turn (whose call it
-    answered cannot be told), a play in the bidding, a card nobody holds or that its holder plays
-    later (which card was really played cannot be told)."""
+def _make_possible(rules, hand, event: dict, refusal, later: list) -> None:
+    """Make a refused event possible as the log records it (see _replay_hand): a card out of turn
+    gets the turn, a card the deal gave another seat is taken from it. IllegalAction if the log
+    cannot tell what happened: a call out of turn (which call it answered), an action of
+    another phase, a card nobody holds or that its holder plays later (which card was played)."""
     phase = rules.phases.get(hand.phase)
-    if refusal.rule_id == OUT_OF_TURN and (phase is None or phase.kind != "tricks"):
-        raise IllegalAction(refusal.rule_id, "a call out of turn: which call it answered cannot be told")
-    played = as_played(rules, hand, event, refusal)
-    try:
-        hand.apply(played, force=True, any_seat=True)
+    if refusal.rule_id == OUT_OF_TURN:
+        if phase is None or phase.kind != "tricks" or event.get("seat") not in hand.state.hands:
+            raise IllegalAction(refusal.rule_id, "a call out of turn: which call it answered cannot be told")
+        hand.pass_turn(event["seat"])
         return
-    except IllegalAction as exc:
-        if not exc.rule_id.endswith(".not-in-hand"):
-            raise
-    seat, card = played.get("seat"), rules.deck.exact.get(played.get("card"))
+    seat, card = event.get("seat"), rules.deck.exact.get(event.get("card"))
     S = hand.state
     holder = next((s for s, cards in S.hands.items() if card in cards and s != seat), None)
     mine = S.hands.get(seat) or []
     if card is None or holder is None or not mine:
-        raise IllegalAction(refusal.rule_id, f"nobody holds {played.get('card')}: it was dealt to nobody or played already")
-    later_cards = [(e.get("seat"), rules.deck.exact.get(e.get("card"))) for e in later if isinstance(e, dict) and e.get("type") == played.get("type")]
+        raise IllegalAction(refusal.rule_id, f"nobody holds {event.get('card')}: it was dealt to nobody or played already")
+    later_cards = [(e.get("seat"), rules.deck.exact.get(e.get("card"))) for e in later if isinstance(e, dict) and e.get("type") == event.get("type")]
     if (holder, card) in later_cards:
         raise IllegalAction(refusal.rule_id, f"{holder} holds {card} and plays it later: which card {seat} played cannot be told")
     # What the holder had instead: a card of `seat` the log later shows it playing, else one
@@ -335,7 +350,6 @@ def _apply_recorded(rules, hand, event: dict, refusal, later: list) -> None:
     by_seat = {c for s, c in later_cards if s == seat}
     given = next(iter(by_holder), None) or next((c for c in mine if c not in by_seat), None) or mine[0]
     hand.exchange(seat, card, holder, given)
-    hand.apply(played, force=True, any_seat=True)
 
 
 def as_played(rules, hand, event: dict, refusal) -> dict:

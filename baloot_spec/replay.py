@@ -112,11 +112,12 @@ class _Stories(Watch):
         """Say why each hand that could not be told to its end stopped (from the audit's findings)."""
         for story in self.stories:
             base = f"$.hands[{story['hand'] - 1}]"
-            told = {r["event"] for r in story["refused"]}
-            for v in report.violations:   # refused events the hand could not go on from
-                if v.path.startswith(base + ".events[") and int(v.path[len(base) + 8:-1]) not in told:
+            told = {(r["event"], r["rule"]) for r in story["refused"]}
+            for v in report.violations:   # refused events the hand could not go on from, and second refusals
+                if v.path.startswith(base + ".events[") and (int(v.path[len(base) + 8:-1]), v.rule) not in told:
                     story["refused"].append({"event": int(v.path[len(base) + 8:-1]), "rule": v.rule, "message": v.message,
                                              "source": v.source, "legal": v.legal, "after": v.after})
+            story["refused"].sort(key=lambda r: r["event"])
             if "thrown_in" in story:
                 continue
             reasons = [n[len(base) + 1:] for n in report.notes if n.startswith(base + ".") and "cannot be replayed" in n]

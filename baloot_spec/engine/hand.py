@@ -181,16 +181,12 @@ class Hand:
         return new
 
     # ---- applying ---------------------------------------------------------------------------
-    def apply(self, event: dict, force: bool = False, _judged: tuple | None = None, any_seat: bool = False) -> None:
+    def apply(self, event: dict, force: bool = False, _judged: tuple | None = None) -> None:
         """Check and apply one event; IllegalAction (nothing applied) if the rules refuse it.
 
         With force=True the obligations (filter and check rules) are not applied: an auditor
         replays a recorded illegal card that was really played, so the rest of the hand can
-        still be checked. Turn, phase and holding the card are required all the same, unless
-        any_seat=True (with force): the recorded seat acted out of turn, and the hand goes on
-        from there (the next seat in a trick is the one after it)."""
-        if any_seat and _judged is None:
-            _judged = self._judge_slowly(event, True, any_seat=True)
+        still be checked. Turn, phase and holding the card are required all the same."""
         phase, action, exact = _judged or self._judge(event, force)
         S = self.state
         self._kept = None
@@ -258,10 +254,20 @@ class Hand:
         self.apply(event, _judged=judged)
         return None
 
+    def pass_turn(self, seat: str) -> None:
+        """The turn in a trick passes to `seat`: a referee going on from a card the log records out
+        of turn (the card is then judged as that seat's)."""
+        S = self.state
+        if S.phase != self._tables.play_phase or not self.rules.table.is_seat(seat) or seat not in S.hands:
+            raise ValueError(f"the turn cannot pass to {seat} in the {S.phase} phase")
+        if seat != self.turn():
+            self._seat = seat
+            self._kept = None
+
     def resume_turn(self) -> None:
-        """After a card played out of turn (a referee going on from what the log records): the turn
-        in the trick passes to the first seat after the trick's first card that has not played to
-        it (in regular play, the seat the engine names anyway)."""
+        """After a card played out of turn: the turn in the trick passes to the first seat after
+        the trick's first card that has not played to it (in regular play, the seat the engine
+        names anyway)."""
         S = self.state
         if not S.trick or S.phase != self._tables.play_phase:
             return
@@ -270,9 +276,7 @@ class Hand:
         for _ in range(self._n_seats):
             seat = self._tables.next_seat[seat]
             if seat not in played:
-                if seat != self.turn():
-                    self._seat = seat
-                    self._kept = None
+                self.pass_turn(seat)
                 return
 
     def exchange(self, seat: str, card, other: str, given) -> None:
@@ -288,7 +292,6 @@ class Hand:
             S.dealt = {**S.dealt, seat: [swap.get(c, c) for c in S.dealt[seat]],
                        other: [swap.get(c, c) for c in S.dealt[other]]}
         self._kept = None
-        self._seat = _UNKNOWN
         S._memo = {}
 
     # ---- machinery --------------------------------------------------------------------------
@@ -331,7 +334,7 @@ class Hand:
                 self._check_announcements(phase, target)   # raises, explained
         return phase, target, exact
 
-    def _judge_slowly(self, event, force: bool, any_seat: bool = False):
+    def _judge_slowly(self, event, force: bool):
         """_judge for any event: checked field by field, a refusal explained by its rule."""
         S = self.state
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
@@ -341,9 +344,7 @@ class Hand:
         phase = self._phases[S.phase]
         seat = self.turn()
         if event.get("seat") != seat:
-            if not (any_seat and self.rules.table.is_seat(event.get("seat"))):
-                raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')}'s")
-            seat = event["seat"]
+            raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')}'s")
         allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
         if event["type"] not in allowed:
             raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
