@@ -1,6 +1,7 @@
 """Scoring steps in words: each step's `doc` in rules/scoring.yaml is a sentence with {name}
 holes, filled here with the values the engine computed for a hand (nothing is recomputed), and
-{name?...|...} choices between two sentences by whether a value is true."""
+{name?...|...} choices between two sentences by whether a value is true ({a=b?...|...}: whether
+two values are equal)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import re
 
 _HOLE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 # {name?said when the value is true|said when it is false, none or empty}, holes allowed inside
-_CHOICE = re.compile(r"\{([a-z_][a-z0-9_]*)\?((?:[^{}|]|\{[a-z0-9_]+\})*)\|((?:[^{}|]|\{[a-z0-9_]+\})*)\}")
+# {a=b?...|...}: the same by whether two values are equal
+_CHOICE = re.compile(r"\{([a-z_][a-z0-9_]*(?:=[a-z_][a-z0-9_]*)?)\?((?:[^{}|]|\{[a-z0-9_]+\})*)\|((?:[^{}|]|\{[a-z0-9_]+\})*)\}")
 
 
 def words(value) -> str:
@@ -27,8 +29,15 @@ def words(value) -> str:
 def fill(template: str, values: dict) -> str:
     """`template` with each {name} replaced by words(values[name]) (an unknown name is left as is),
     each {name?yes|no} by the part its value chooses."""
-    template = _CHOICE.sub(lambda m: m.group(2) if values.get(m.group(1)) else m.group(3), template)
+    template = _CHOICE.sub(lambda m: m.group(2) if _holds(m.group(1), values) else m.group(3), template)
     return _HOLE.sub(lambda m: words(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
+
+
+def _holds(condition: str, values: dict) -> bool:
+    if "=" in condition:
+        left, right = condition.split("=")
+        return values.get(left) == values.get(right)
+    return bool(values.get(condition))
 
 
 def step_docs(rules) -> dict:

@@ -65,3 +65,20 @@ def test_a_hand_that_cannot_be_replayed_is_on_the_sheet(tmp_path, capsys):
     assert code == 1
     assert "appears twice" in sheet["hands"][2]["stopped"] and "match" not in sheet["hands"][2]
     assert sheet["hands"][3]["match"] == document["hands"][4]["match_scores"]   # known again from the log
+
+
+def test_step_docs_are_filled_with_the_values():
+    from baloot_spec.explain import fill
+    values = {"winner": "NS", "buyer_team": "EW", "counting_team": "NS", "kaboot": False, "written": {"NS": 26, "EW": 0},
+              "doubling": []}
+    assert fill("{winner} win{winner=buyer_team?: made|: the buyers {buyer_team} fail}", values) == "NS win: the buyers EW fail"
+    assert fill("{kaboot?Kaboot|No Kaboot}; {doubling?raised|not doubled}", values) == "No Kaboot; not doubled"
+    assert fill("Written: {written}. {unknown}", values) == "Written: NS 26, EW 0. {unknown}"
+
+
+def test_every_scoring_step_has_a_doc_sentence():
+    from baloot_spec.rules import load_variant
+    from baloot_spec.explain import step_docs
+    rules = load_variant()
+    docs = step_docs(rules)
+    assert all(docs[step_id][0] for _name, step_id, _fn in rules.scoring)
