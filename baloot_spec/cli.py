@@ -180,6 +180,8 @@ def _log_commands(commands) -> None:
     audit.add_argument("--json", action="store_true", help="print the report as JSON")
     audit.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     audit.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
+    audit.add_argument("--html", metavar="FILE", help="also write an HTML replay of the (single) log, each violation "
+                                                      "marked at its event (see `baloot replay --html`)")
     _log_variant_options(audit, "audit")
 
     replay = commands.add_parser("replay", help="tell a recorded game hand by hand",
@@ -188,6 +190,11 @@ def _log_commands(commands) -> None:
     replay.add_argument("log", metavar="LOG", help="a .json or .jsonl log ('-' for stdin)")
     replay.add_argument("--hand", type=int, metavar="K", help="only hand K (from 1)")
     replay.add_argument("--json", action="store_true", help="the same facts as JSON")
+    replay.add_argument("--sheet", action="store_true",
+                        help="the score sheet as players keep it: one line per hand (dealer, contract, doubling, card "
+                             "points, projects and Baloot, written scores, running match score), then the result")
+    replay.add_argument("--html", metavar="FILE", help="write one self-contained HTML page to step through the game "
+                                                       "(the table, the legal actions, the scoring in words, the sheet)")
     _log_variant_options(replay, "replay")
 
 
