@@ -115,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--jobs", type=int, default=1, metavar="N",
                      help="engine processes run in parallel (with --engine; default: %(default)s)")
     run.add_argument("--quiet", action="store_true", help="print only failures and the totals")
+    run.add_argument("--setup", choices=("events", "position"), default=None,
+                     help="give every hand in this setup form only (conformance/PROTOCOL.md, Setup forms): 'position' "
+                          "starts each case that has one from its position (conformance/positions.json; the others are "
+                          "unsupported), 'events' from its deal and events. Default: in process events; with --engine "
+                          "the position where the case has one and the engine's hello accepts it, else events")
     _log_commands(commands)
     commands.add_parser("perft", add_help=False,
                         help="count the action sequences of depth D from a position (baloot perft --help)")

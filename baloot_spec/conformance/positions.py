@@ -104,6 +104,15 @@ def entry_of(case: Case) -> dict | None:
     return stored_positions().get(case.id)
 
 
+def setup_form(case: Case, setups) -> str | None:
+    """How to give this case's hand to an engine that accepts `setups`: "position" where the
+    case has one and the engine takes it (a play question then needs none of the engine's
+    auction), else "events" if it takes those, else None (the case cannot be given to it)."""
+    if "position" in setups and entry_of(case) is not None:
+        return "position"
+    return "events" if "events" in setups else None
+
+
 # ---- running in process -------------------------------------------------------------------------
 def start_from_entry(rules, entry: dict) -> Hand:
     """The hand at an entry's position with its events applied (PositionError if refused)."""
