@@ -6,13 +6,16 @@ of a deal and events. Positions are never written by hand: `derive_entry` takes 
 case's events with the reference engine, `tools/positions.py` writes them all to
 conformance/positions.json (a test regenerates and compares), and the oracle cross-checks them.
 
-An entry is {"position": ..., "events": [...]}: the position, and the case's events that come
-after it (none for `legal` and `reject`, which ask their question at the position; the plays for
-`hand`, whose position is the start of the play, so that the hand is still played out).
+An entry is {"position": ..., "events": [...], "digest": ...}: the position, the case's events
+that come after it (none for `legal` and `reject`, which ask their question at the position; the
+plays for `hand`, whose position is the start of the play, so that the hand is still played
+out), and a digest of the case's variant and setup: an entry is used only for the case it was
+derived from (a case edited since, or a copy with another setup, has none).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 
@@ -55,10 +58,17 @@ def derive_entry(case: Case, rules=None) -> dict | None:
         if cut is None:
             return None
         index, position = cut
-        return {"position": position, "events": events[index:]}
+        return {"position": position, "events": events[index:], "digest": setup_digest(case)}
     if hand.phase not in phases:
         return None
-    return {"position": position_of(hand), "events": []}
+    return {"position": position_of(hand), "events": [], "digest": setup_digest(case)}
+
+
+def setup_digest(case: Case) -> str:
+    """The first 16 hex digits of the sha256 of the case's variant and setup as canonical JSON."""
+    text = json.dumps({"variant": case.data.get("variant"), "setup": case.data.get("setup")},
+                      sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _at_play_start(hand: Hand, rules) -> bool:
@@ -101,7 +111,11 @@ def stored_positions() -> dict:
 
 
 def entry_of(case: Case) -> dict | None:
-    return stored_positions().get(case.id)
+    """The stored entry of this case, if it was derived from this very setup."""
+    entry = stored_positions().get(case.id)
+    if entry is None or entry.get("digest") != setup_digest(case):
+        return None
+    return entry
 
 
 def setup_form(case: Case, setups) -> str | None:

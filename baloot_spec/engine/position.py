@@ -145,6 +145,7 @@ def hand_from_position(rules, position) -> Hand:
     if dealer not in seats:
         raise PositionError(f"must be a seat ({' '.join(seats)}), not {dealer!r}", "position.dealer")
     dealt = _seat_lists(position, "dealt", seats)
+    _seat_lists(position, "hands", seats)
     public = position.get("public")
     holders = [seat for seat in seats if public in dealt[seat]] if isinstance(public, str) else []
     try:
@@ -164,10 +165,11 @@ def hand_from_position(rules, position) -> Hand:
         hand = Hand(rules, dealer, {"hands": hands, "public": card.text}, position.get("match_scores"))
     except DealError as exc:
         path = exc.path.replace("deal.hands", "position.dealt").replace("deal.public", "position.public")
+        path = "position.match_scores" if path == "match_scores" else path
         raise PositionError(str(exc).split(": ", 1)[-1], path) from None
     S = hand.state
-    for seat in seats:
-        cards = [rules.deck.parse(c) for c in hands[seat]]
+    for seat in seats:   # (in the position's order: a position written again is the same text)
+        cards = [rules.deck.parse(c) for c in dealt[seat]]
         S.hands[seat] = cards
         S.dealt[seat] = list(cards)
     for entry in spec["carried"]:
