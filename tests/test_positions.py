@@ -372,3 +372,12 @@ def test_the_positions_tool_checks_and_exits_1_when_stale(tmp_path):
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "positions.py"), "--check", "--out", str(stale)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 1 and "out of date" in done.stderr
+
+
+def test_the_position_shown_in_protocol_md_is_the_stored_one():
+    text = (ROOT / "conformance" / "PROTOCOL.md").read_text(encoding="utf-8")
+    section = text.split("### The position", 1)[1]
+    block = section.split("```json\n", 1)[1].split("```", 1)[0]
+    assert json.loads(block) == STORED["play.ekka.001"]["position"]
+    assert "`E` with `QH AD KD QD JD TD`" in section
+    assert {a["card"] for a in BY_ID["play.ekka.001"].data["expect"]["legal"]} == {"QH", "AD", "KD", "QD", "JD", "TD"}
