@@ -381,3 +381,18 @@ def test_the_position_shown_in_protocol_md_is_the_stored_one():
     assert json.loads(block) == STORED["play.ekka.001"]["position"]
     assert "`E` with `QH AD KD QD JD TD`" in section
     assert {a["card"] for a in BY_ID["play.ekka.001"].data["expect"]["legal"]} == {"QH", "AD", "KD", "QD", "JD", "TD"}
+
+
+def test_a_position_section_that_leaves_a_state_variable_out_is_a_located_rules_error(rules_copy, tmp_path, monkeypatch):
+    from baloot_spec.errors import RulesError
+    monkeypatch.setenv("BALOOT_CACHE_DIR", str(tmp_path / "cache"))
+    text = (rules_copy / "position.yaml").read_text(encoding="utf-8")
+    (rules_copy / "position.yaml").write_text(text.replace('    round: "read only while bidding', '    roundx: "read only while bidding'),
+                                              encoding="utf-8")
+    rules = load_variant("default")
+    case_id, entry = _entries("play")[0]
+    with pytest.raises(RulesError) as caught:
+        hand_from_position(rules, entry["position"])
+    rendered = caught.value.render()
+    assert "rules/position.yaml" in rendered and "'roundx' is not a state variable" in rendered
+    assert "state 'round' is in none of carried, shown, not_carried" in rendered

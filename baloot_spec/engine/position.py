@@ -12,7 +12,7 @@ PositionError naming the field (`position.tricks[2].winner`), never a crash.
 from __future__ import annotations
 
 from ..cards import CardError
-from ..errors import BalootError, IllegalAction
+from ..errors import BalootError, IllegalAction, Location, RulesError
 from .deal import DealError
 from .hand import Hand
 
@@ -29,7 +29,8 @@ class PositionError(BalootError):
 
 
 def spec_of(rules) -> dict:
-    """The rules' `position:` section, checked against their state variables and phases."""
+    """The rules' `position:` section, checked against their state variables and phases (a
+    RulesError at the section if it names an unknown one or leaves a state variable out)."""
     spec = rules.variant.ruleset.single.get("position")
     if spec is None:
         raise PositionError("these rules declare no position (a `position:` section in rules/*.yaml)")
@@ -37,7 +38,8 @@ def spec_of(rules) -> dict:
     if checked is not spec:
         problems = spec_problems(rules, spec)
         if problems:
-            raise PositionError("the rules' position section: " + "; ".join(problems))
+            where = spec.location() if hasattr(spec, "location") else Location("rules/")
+            raise RulesError("the position section: " + "; ".join(problems), where)
         rules._position_checked = spec
     return spec
 
