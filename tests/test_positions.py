@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import jsonschema
@@ -303,24 +304,34 @@ def test_the_oracle_reaches_every_position_and_answers_every_case_from_it():
 
 
 def test_the_oracle_check_can_fail():
-    sys.path.insert(0, str(ROOT / "tools" / "oracle"))
-    try:
+    """A damaged position is told apart by the oracle (in a process of its own: the tests import
+    tools/oracle as the package `oracle`, the oracle's scripts import oracle.py as `oracle`)."""
+    case_id, entry = _entries("play")[5]
+    script = textwrap.dedent(f"""
+        import copy, json, sys
+        sys.path.insert(0, {str(ROOT / "tools" / "oracle")!r})
         import positions_check
         from presets import PRESETS
-    finally:
-        sys.path.pop(0)
-    case_id, entry = _entries("play")[5]
-    case = BY_ID[case_id].data
-    knobs = dict(PRESETS[case["variant"].get("preset", "default")], **case["variant"].get("set", {}))
-    assert positions_check.reached(case, entry, knobs)[0] == []
-    broken = copy.deepcopy(entry)
-    broken["position"]["contract"]["level"] = 2
-    broken["position"]["contract"]["doubling"] = ["double"]
-    assert positions_check.reached(case, broken, knobs)[0] == ["contract"]
-    broken = copy.deepcopy(entry)
-    broken["position"]["turn"] = next(s for s in "NESW" if s != entry["position"]["turn"])
-    with pytest.raises(ValueError, match="position.turn"):
-        positions_check.answered(case, broken, knobs)
+        case, entry = json.loads(sys.stdin.read())
+        knobs = dict(PRESETS[case["variant"].get("preset", "default")], **case["variant"].get("set", {{}}))
+        out = {{"fine": positions_check.reached(case, entry, knobs)[0]}}
+        broken = copy.deepcopy(entry)
+        broken["position"]["contract"]["level"] = 2
+        broken["position"]["contract"]["doubling"] = ["double"]
+        out["doubled"] = positions_check.reached(case, broken, knobs)[0]
+        broken = copy.deepcopy(entry)
+        broken["position"]["turn"] = [s for s in "NESW" if s != entry["position"]["turn"]][0]
+        try:
+            positions_check.answered(case, broken, knobs)
+        except ValueError as exc:
+            out["turn"] = str(exc)
+        print(json.dumps(out))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps([BY_ID[case_id].data, entry]),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["fine"] == [] and out["doubled"] == ["contract"] and out["turn"].startswith("position.turn")
 
 
 # ---- through the protocol ------------------------------------------------------------------------------
