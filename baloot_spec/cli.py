@@ -340,8 +340,7 @@ def _conformance_run(args) -> int:
 
 
 def _conformance_games(args) -> int:
-    from .conformance.command import UsageProblem
-    from .conformance.games import command
+    from .conformance.games import UsageProblem, command
     try:
         return command(args)
     except UsageProblem as exc:

@@ -275,6 +275,10 @@ def _show(text: str) -> str:
 
 
 # ---- the command line: baloot conformance games ----------------------------------------------------
+class UsageProblem(Exception):
+    """Bad command-line input for `conformance games`; the CLI prints it and exits 2."""
+
+
 def command(args) -> int:
     """`baloot conformance games`: print each game's verdict (and first divergence) and the totals;
     0 when every game agrees (or is not claimed), 1 when one diverges or errs, 2 on bad usage."""
@@ -282,7 +286,6 @@ def command(args) -> int:
     import shlex
     import sys
     from ..resources import conformance_dir
-    from .command import UsageProblem, _writable, _write
     engine = args.engine or f"{shlex.quote(sys.executable)} -m baloot_spec.conformance.serve"
     try:
         argv = shlex.split(engine, posix=(os.name == "posix"))
@@ -292,7 +295,8 @@ def command(args) -> int:
         raise UsageProblem("--engine takes the command that starts the engine")
     if not args.timeout > 0:
         raise UsageProblem(f"--timeout takes a number of seconds above 0, not {args.timeout}")
-    _writable(args.json_out, "--json")
+    if args.json_out and args.json_out != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(args.json_out))):
+        raise UsageProblem(f"--json {args.json_out}: the folder does not exist")
     sources = args.paths or [str(conformance_dir() / "games")]
     try:
         outcomes, hello = run_games(sources, argv, args.timeout, (args.setup,) if args.setup else None)
@@ -315,6 +319,13 @@ def command(args) -> int:
           f"of {len(outcomes)} games ({hands} hands, {steps} steps compared; {name})"
           + (f"; not compared: {', '.join(unused)}" if unused else ""))
     if args.json_out:
-        _write(args.json_out, json.dumps({"engine": hello["engine"], "games": [o.as_json() for o in outcomes],
-                                          "totals": count}, indent=1), "--json")
+        text = json.dumps({"engine": hello["engine"], "games": [o.as_json() for o in outcomes], "totals": count}, indent=1) + "\n"
+        if args.json_out == "-":
+            sys.stdout.write(text)
+        else:
+            try:
+                with open(args.json_out, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            except OSError as exc:
+                raise UsageProblem(f"--json: cannot write {args.json_out}: {exc.strerror or exc}") from None
     return 1 if count[DIVERGES] or count[ERROR] else 0
