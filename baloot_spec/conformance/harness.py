@@ -534,4 +534,4 @@ def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeo
 
 
 def _claims_json(hello: dict) -> dict:
-    return {k: hello.get(k) for k in ("protocol", "presets", "knobs", "features", "commands", "overlays") if k in hello}
+    return {k: hello.get(k) for k in ("protocol", "presets", "knobs", "features", "commands", "overlays", "setups") if k in hello}
