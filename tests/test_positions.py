@@ -251,6 +251,16 @@ def test_a_doubling_position_checks_who_is_asked():
     position["contract"]["level"] = 7
     with pytest.raises(PositionError, match="position.contract.level"):
         hand_from_position(rules, position)
+    # the doubling state is checked by searching the calls from the doubling's start
+    asked_buyer = dict(copy.deepcopy(entry["position"]), turn=entry["position"]["contract"]["buyer"])
+    with pytest.raises(PositionError) as caught:
+        hand_from_position(rules, asked_buyer)
+    assert caught.value.path == "position.turn" and "never asks" in str(caught.value)
+    doubled_by_nobody = copy.deepcopy(entry["position"])
+    doubled_by_nobody["contract"].update(doubling=["double"], level=2, doubler=None)
+    with pytest.raises(PositionError) as caught:
+        hand_from_position(rules, doubled_by_nobody)
+    assert caught.value.path == "position.contract" and "no sequence of legal doubling calls" in str(caught.value)
 
 
 def test_random_damage_to_positions_is_a_position_error_or_a_position_never_a_crash():

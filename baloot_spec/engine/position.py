@@ -169,16 +169,8 @@ def hand_from_position(rules, position) -> Hand:
         path = exc.path.replace("deal.hands", "position.dealt").replace("deal.public", "position.public")
         path = "position.match_scores" if path == "match_scores" else path
         raise PositionError(str(exc).split(": ", 1)[-1], path) from None
-    S = hand.state
-    for seat in seats:   # (in the position's order: a position written again is the same text)
-        cards = [rules.deck.parse(c) for c in dealt[seat]]
-        S.hands[seat] = cards
-        S.dealt[seat] = list(cards)
-    for entry in spec["carried"]:
-        if entry.get("phases") and phase_name not in entry["phases"]:
-            continue
-        setattr(S, entry["state"], _carried_value(rules, position, entry))
-    S._memo = {}
+    fresh = hand.copy() if phase.kind != "tricks" else None   # (before the carried state: the phase's start)
+    _set_state(hand, rules, spec, position, dealt, phase_name, skip=frozenset())
     if phase.kind == "tricks":
         hand._resume(phase_name, enter=True)
         _replay_plays(hand, phase, position)
@@ -186,8 +178,63 @@ def hand_from_position(rules, position) -> Hand:
         hand._resume(phase_name, enter=False)
         if hand.turn() is None:
             raise PositionError(f"the {phase_name} is over at this position: nobody is to act", "position.turn")
+        _check_reachable(rules, spec, position, dealt, phase_name, fresh, hand)
     _compare(position_of(hand), position, rules)
     return hand
+
+
+def _set_state(hand: Hand, rules, spec: dict, position: dict, dealt: dict, phase_name: str, skip) -> None:
+    """The cards as dealt, and every carried state variable but those in `skip`."""
+    S = hand.state
+    for seat in rules.table.seats:   # (in the position's order: a position written again is the same text)
+        cards = [rules.deck.parse(c) for c in dealt[seat]]
+        S.hands[seat] = cards
+        S.dealt[seat] = list(cards)
+    for entry in spec["carried"]:
+        if (entry.get("phases") and phase_name not in entry["phases"]) or entry["state"] in skip:
+            continue
+        setattr(S, entry["state"], _carried_value(rules, position, entry))
+    S._memo = {}
+
+
+REACH_LIMIT = 256   # positions of a calls phase explored from its start (the doubling has about 10)
+
+
+def _check_reachable(rules, spec, position, dealt, phase_name, fresh: Hand, target: Hand) -> None:
+    """A position in a calls phase must be one the phase reaches from its start by legal calls:
+    the state its effects set (the doubling level, who doubled, who is asked...) is carried, so it
+    is checked by searching the calls from the phase's entry (at most REACH_LIMIT positions)."""
+    phase = rules.phases[phase_name]
+    written = frozenset(e_name for effect in phase.on_enter + phase.on_action + phase.on_exit for e_name in effect.names)
+    _set_state(fresh, rules, spec, position, dealt, phase_name, skip=written)
+    fresh._resume(phase_name, enter=True)
+    compared = written - {entry["state"] for entry in spec["carried"] if entry["field"] == "turn"}   # (the turn: apart)
+    want = _values(target.state, compared)
+    turn = target.turn()
+    frontier, explored, same_state = [fresh], 0, False
+    while frontier and explored < REACH_LIMIT:
+        hand = frontier.pop(0)
+        explored += 1
+        if hand.phase != phase_name:
+            continue
+        if _values(hand.state, compared) == want:
+            if hand.turn() == turn:
+                return
+            same_state = True
+        seat = hand.turn()
+        for action in hand.legal():
+            child = hand.copy()
+            child.apply(dict(action, seat=seat))
+            frontier.append(child)
+    if same_state:
+        raise PositionError(f"the {phase_name} never asks {turn} at this point", "position.turn")
+    raise PositionError(f"no sequence of legal {phase_name} calls reaches this state "
+                        f"({', '.join(f'{name}={_show(_plain(value))}' for name, value in sorted(want.items()))})",
+                        "position.contract")
+
+
+def _values(S, names) -> dict:
+    return {name: _plain(getattr(S, name)) for name in names}
 
 
 def _seat_lists(position: dict, name: str, seats: list) -> dict:
