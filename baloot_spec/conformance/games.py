@@ -5,7 +5,9 @@ match. Each hand of a `baloot-log/1` document is started in the engine (`new_han
 form it accepts) and driven event by event: before each event the engine's turn and legal set
 are compared with the log's world (the reference engine replaying the same log), then the event
 is applied and must be accepted; at the end of each hand every `claimed` result the engine
-produces is compared with the log's claim. The first divergence of each game is reported, with
+produces is compared with the log's claim (COMPARED_RESULTS: `thrown_in` and the keys of a
+`score` answer; the facts a log may also claim, such as `card_points`, and the match's final
+`claimed` scores are not asked of the engine). The first divergence of each game is reported, with
 the rule that decides it in the reference engine (the rule that excludes an action the engine
 offers, the phase whose turn order the engine departs from, the scoring step of a wrong result).
 """
