@@ -64,7 +64,21 @@ def test_an_entry_is_only_used_for_the_setup_it_was_derived_from():
     assert entry_of(case) is entry and entry["digest"] == setup_digest(case)
     edited = copy.deepcopy(case.data)
     edited["setup"]["match_scores"] = {"NS": 1, "EW": 0}
+    fresh = entry_of(type(case)(edited, case.file, case.index))   # (derived now, the same way)
+    assert fresh is not entry and fresh["position"]["match_scores"] == {"NS": 1, "EW": 0}
+    assert fresh["position"]["tricks"] == entry["position"]["tricks"]
+    edited["setup"]["events"] = edited["setup"]["events"][:1] + [dict(edited["setup"]["events"][0])]   # refused
     assert entry_of(type(case)(edited, case.file, case.index)) is None
+
+
+def test_a_case_run_under_another_variant_gets_its_position_under_that_variant():
+    case_id = next(cid for cid, e in _entries("play") if not e["position"]["tricks"] and not e["position"]["trick"]["plays"])
+    case = BY_ID[case_id]
+    data = copy.deepcopy(case.data)
+    data["variant"] = {"preset": "online-apps"}   # first_lead: buyer
+    entry = entry_of(type(case)(data, case.file, case.index))
+    buyer = entry["position"]["contract"]["buyer"]
+    assert entry["position"]["trick"]["leader"] == buyer == entry["position"]["turn"]
 
 
 # ---- the same verdicts ------------------------------------------------------------------------------

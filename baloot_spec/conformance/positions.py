@@ -111,11 +111,25 @@ def stored_positions() -> dict:
 
 
 def entry_of(case: Case) -> dict | None:
-    """The stored entry of this case, if it was derived from this very setup."""
+    """The entry of this case: the stored one if it was derived from this very variant and setup;
+    else (a case edited since, or run under another variant than its own) derived now, the same
+    way, by the reference engine; None when the case has no position."""
+    digest = setup_digest(case)
     entry = stored_positions().get(case.id)
-    if entry is None or entry.get("digest") != setup_digest(case):
-        return None
-    return entry
+    if entry is not None and entry.get("digest") == digest:
+        return entry
+    key = (case.id, digest)
+    if key not in _DERIVED:
+        if len(_DERIVED) > 4096:   # (a long run under many variants: keep memory bounded)
+            _DERIVED.clear()
+        try:
+            _DERIVED[key] = derive_entry(case)
+        except BalootError:   # (rules that cannot be loaded: the case errs on its own path)
+            _DERIVED[key] = None
+    return _DERIVED[key]
+
+
+_DERIVED: dict = {}   # (case id, setup digest) -> entry or None, for cases not in positions.json
 
 
 def setup_form(case: Case, setups) -> str | None:
