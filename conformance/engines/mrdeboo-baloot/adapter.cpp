@@ -185,9 +185,10 @@ json query(const json& req) {
     } else if (item == "legal") {
       json legal = json::array();
       if (!over()) {
-        for (auto value : legal_cards(state.hands[static_cast<std::size_t>(state.turn)],
-                                      context_for(state.turn)).values())
-          legal.push_back({{"type", "play"}, {"card", ours(value)}});
+        // Kept in a variable: a range-for over a temporary's values() would dangle.
+        const auto allowed = legal_cards(state.hands[static_cast<std::size_t>(state.turn)],
+                                         context_for(state.turn));
+        for (auto value : allowed.values()) legal.push_back({{"type", "play"}, {"card", ours(value)}});
       }
       out["legal"] = legal;
     } else if (item == "result") {
