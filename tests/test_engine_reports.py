@@ -82,15 +82,17 @@ def run_of(*outcomes):
 
 def test_classify_explains_failures_and_skips_separately():
     entries = [{"cases": ["play.a.*"], "cause": "skipped", "explanation": "no such thing"},
-               {"skipped_message": "no scores", "cause": "skipped", "explanation": "no scores"},
+               {"message_contains": "no scores", "cause": "skipped", "explanation": "no scores"},
                {"cases": ["play.b.001"], "cause": "departure", "rules": ["r"], "quote": "q", "explanation": "e"}]
     run = run_of({"id": "play.a.001", "status": "fail", "message": "m"},
                  {"id": "score.x.001", "status": "skipped", "message": "skipped by the engine: no scores here"},
                  {"id": "play.b.001", "status": "fail", "message": "m"},
+                 {"id": "play.b.001", "status": "error", "message": "setup refused"},
                  {"id": "play.c.001", "status": "pass"})
     report = engine_report.make_report(run, MANIFEST, {"entries": entries}, "2026-01-01")
-    assert [c["id"] for c in report["unclassified"]] == ["play.a.001"]  # a skip note does not explain a failure
-    assert {c["id"]: c["cause"] for c in report["cases"]} == {"score.x.001": "skipped", "play.b.001": "departure"}
+    # a skip note does not explain a failure, a departure does not explain an error
+    assert [(c["id"], c["status"]) for c in report["unclassified"]] == [("play.a.001", "fail"), ("play.b.001", "error")]
+    assert {(c["id"], c["cause"]) for c in report["cases"]} == {("score.x.001", "skipped"), ("play.b.001", "departure")}
     assert report["by_cause"] == {"departure": 1, "ours": 0, "protocol": 0, "skipped": 1}
     assert "play.a.001" in engine_report.markdown(report)
 

@@ -63,22 +63,30 @@ def engine_files(name: str) -> tuple[dict, dict]:
     for number, entry in enumerate(classification.get("entries", [])):
         if entry.get("cause") not in CAUSES:
             raise ReportError(f"{folder / 'classification.json'}: entries[{number}]: cause must be one of {CAUSES}")
-        if not entry.get("cases") and not entry.get("skipped_message"):
-            raise ReportError(f"{folder / 'classification.json'}: entries[{number}]: needs cases or skipped_message")
+        if not entry.get("cases") and not entry.get("message_contains"):
+            raise ReportError(f"{folder / 'classification.json'}: entries[{number}]: needs cases or message_contains")
     return manifest, classification
+
+
+def statuses_explained(entry: dict) -> tuple:
+    """The outcomes an entry by case id explains: a departure or a bug of ours a failure (a case
+    that errs or is skipped fails for another reason), a skip a skip, a protocol limit any."""
+    if entry.get("status"):
+        return (entry["status"],)
+    return {"departure": ("fail",), "ours": ("fail",), "skipped": ("skipped",)}.get(entry["cause"], NOT_PASSING)
 
 
 def classify(outcome: dict, entries: list) -> dict | None:
     """The classification entry that explains this case's outcome (None: unexplained)."""
     for entry in entries:
-        if entry.get("skipped_message"):
-            if outcome["status"] == "skipped" and entry["skipped_message"] in outcome.get("message", ""):
+        if entry.get("message_contains"):
+            wanted = entry.get("status", "skipped")
+            if outcome["status"] == wanted and entry["message_contains"] in outcome.get("message", ""):
                 return entry
             continue
         if any(fnmatch.fnmatchcase(outcome["id"], pattern) for pattern in entry["cases"]):
-            if entry["cause"] == "skipped" and outcome["status"] != "skipped":
-                continue  # a skip explanation does not explain a failure
-            return entry
+            if outcome["status"] in statuses_explained(entry):
+                return entry
     return None
 
 
