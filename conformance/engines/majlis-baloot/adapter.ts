@@ -7,7 +7,7 @@
 // Built by build.sh (esbuild resolves "majlis-engine/..." to the engine's lib/baloot folder).
 import * as readline from "node:readline";
 import { applyGameAction, startMatch } from "majlis-engine/engine.ts";
-import { legalBids, legalCards, legalDoubleCalls, trickRawValue } from "majlis-engine/rules.ts";
+import { legalBids, legalCards, legalDoubleCalls, scoreRound, trickRawValue } from "majlis-engine/rules.ts";
 import { evaluateProjects } from "majlis-engine/projects.ts";
 import { sortHand } from "majlis-engine/cards.ts";
 
@@ -292,6 +292,7 @@ function projects(req: Json): Json {
   const setup = req.setup;
   if (setup.declared) throw new Skip("the engine credits every project a hand holds; it has no declarations");
   const dealer = seatIndex(setup.dealer);
+  // Any trump suit: scoreRound does not read it (card points are given).
   const contract = contractFromPosition({ mode: setup.mode, trump: setup.trump, buyer: SEATS[(dealer + 1) % 4] });
   const probe: Json = { contract, dealer, hands: [0, 1, 2, 3].map((s) => setup.hands[SEATS[s]].map(engineCard)) };
   const r = evaluateProjects(probe);
@@ -309,6 +310,42 @@ function projects(req: Json): Json {
   return { projects: { projects: bySeat, credited_team: r.winningTeam === null ? null : TEAMS[r.winningTeam], credited, baloot } };
 }
 
+// A score: the engine's scoreRound on a state holding the facts (contract, card points, tricks).
+function score(req: Json): Json {
+  const f = req.facts;
+  for (const t of TEAMS) {
+    if ((f.projects?.[t] ?? []).length || f.baloot?.[t]) {
+      throw new Skip("projects and Baloot reach scoreRound as the engine's own project records, which names alone do not give");
+    }
+  }
+  const words: string[] = f.doubling ?? [];
+  const level = words.reduce((l: number, w: string) => (w === "double" ? 2 : w === "triple" ? 3 : w === "four" ? 4 : l), 1);
+  // The doubler: the engine's opponent who said Double; which opponent does not change a score.
+  const buyer = seatIndex(f.buyer);
+  const contract = contractFromPosition({
+    mode: f.mode, trump: f.mode === "hokum" ? "S" : null, buyer: f.buyer, taker: f.buyer,
+    doubling: words, level, doubler: words.length ? SEATS[(buyer + 1) % 4] : null,
+    closed: false, gahwa: words.includes("gahwa"),
+  });
+  const probe: Json = {
+    contract, projects: null,
+    trickRawPoints: [f.card_points.NS, f.card_points.EW],
+    tricksWon: [f.tricks?.NS ?? 0, f.tricks?.EW ?? 0],
+  };
+  const r = scoreRound(probe);
+  const risk = contract.riskTaker % 2;
+  return { score: {
+    counting_team: TEAMS[1 - risk],
+    converted: { NS: r.cardGamePoints[0], EW: r.cardGamePoints[1] },
+    totals: { NS: r.cardGamePoints[0] + r.projectPoints[0], EW: r.cardGamePoints[1] + r.projectPoints[1] },
+    // An exact tie leaves the engine's winningTeam null; its contractMade says whose hand it is.
+    winner: TEAMS[r.winningTeam ?? (r.contractMade ? buyer % 2 : 1 - (buyer % 2))],
+    kaboot: r.kaboot !== null,
+    written: { NS: r.roundPoints[0], EW: r.roundPoints[1] },
+    gahwa: Boolean(contract.coffee),
+  } };
+}
+
 function idToText(id: string): string {
   const [suit, rank] = id.split("-");
   return RANK_LETTER[rank] + SUIT_LETTER[suit];
@@ -320,6 +357,8 @@ const FEATURES = [
   "play.turn", "play.follow-suit", "play.trick-winner", "play.overtrump",
   "play.trump-when-opponent-winning", "play.partner-winning", "play.closed",
   "projects.sequence", "projects.four-of-a-kind", "projects.split", "projects.compare", "projects.baloot",
+  "scoring.counting-team", "scoring.conversion", "scoring.tie", "scoring.write", "scoring.doubled",
+  "scoring.kaboot", "scoring.gahwa",
 ];
 
 function hello(): Json {
@@ -334,7 +373,7 @@ function hello(): Json {
     presets: (process.env.MAJLIS_PRESETS ?? "default").split(","),
     knobs: {},
     features: FEATURES,
-    commands: ["new_hand", "apply", "query", "projects"],
+    commands: ["new_hand", "apply", "query", "projects", "score"],
     // No rule ids: a refusal cannot be compared; the hand result is not translated.
     produces: { reject: [], hand: [] },
     setups: ["events", "position"],
@@ -348,6 +387,7 @@ function answer(req: Json): Json {
     case "apply": return apply(req);
     case "query": return query(req);
     case "projects": return projects(req);
+    case "score": return score(req);
     case "stop": return { ok: true };
     default: throw new Skip(`command ${req.cmd} is not implemented`);
   }
