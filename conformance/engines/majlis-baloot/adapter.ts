@@ -199,7 +199,8 @@ function engineAction(ev: Json): Json {
     return ev.closed === undefined ? { type: "double", call } : { type: "double", call, locked: Boolean(ev.closed) };
   }
   if (ev.type === "play") {
-    if (ev.announce && ev.announce.length) throw new Skip("the engine has no announcements");
+    // The engine has no announcements: it credits every project by itself and knows no Ekka.
+    if ((ev.declare ?? []).length || ev.ekka || ev.baloot) throw new Skip("the engine has no announcements (declarations, Ekka, Baloot)");
     return { type: "play_card", cardId: engineCard(ev.card).id };
   }
   throw new Skip(`the engine has no ${ev.type} event`);
@@ -282,7 +283,7 @@ function query(req: Json): Json {
     else if (what === "legal") out.legal = legal();
     else if (what === "result") {
       if (!handOver()) { out.result = null; continue; }
-      throw new Skip("the hand result is not translated (see the README)");
+      out.result = handResult();
     }
   }
   return out;
@@ -308,6 +309,25 @@ function projects(req: Json): Json {
     credited[TEAMS[p.team]] += p.gamePoints;
   }
   return { projects: { projects: bySeat, credited_team: r.winningTeam === null ? null : TEAMS[r.winningTeam], credited, baloot } };
+}
+
+// The result of a played hand: the engine's roundResult (scoreRound at the last trick).
+function handResult(): Json {
+  const r = state.roundResult;
+  const contract = state.contract;
+  const buyer = contract.bidder;
+  const risk = contract.riskTaker % 2;
+  return {
+    thrown_in: false,
+    next_dealer: SEATS[(state.dealer + 1) % 4],  // its next_round deals from nextSeat(dealer)
+    counting_team: TEAMS[1 - risk],
+    converted: { NS: r.cardGamePoints[0], EW: r.cardGamePoints[1] },
+    totals: { NS: r.cardGamePoints[0] + r.projectPoints[0], EW: r.cardGamePoints[1] + r.projectPoints[1] },
+    winner: TEAMS[r.winningTeam ?? (r.contractMade ? buyer % 2 : 1 - (buyer % 2))],
+    kaboot: r.kaboot !== null,
+    written: { NS: r.roundPoints[0], EW: r.roundPoints[1] },
+    gahwa: Boolean(contract.coffee),
+  };
 }
 
 // A score: the engine's scoreRound on a state holding the facts (contract, card points, tricks).
@@ -374,8 +394,8 @@ function hello(): Json {
     knobs: {},
     features: FEATURES,
     commands: ["new_hand", "apply", "query", "projects", "score"],
-    // No rule ids: a refusal cannot be compared; the hand result is not translated.
-    produces: { reject: [], hand: [] },
+    // No rule ids: a refusal cannot be compared.
+    produces: { reject: [] },
     setups: ["events", "position"],
   };
 }
