@@ -107,6 +107,11 @@ def test_cli_exit_statuses(tmp_path, capsys):
     # an unexplained failure: the report is written and the status is 1
     run = run_of({"id": "play.nothing.999", "status": "fail", "message": "m"})
     run["engine"]["name"] = "majlis-baloot"
+    run["engine"]["version"] = "1" * 40  # not the pinned commit
+    other.write_text(json.dumps(run))
+    assert engine_report.main(["build", "majlis-baloot", "--run-json", str(other), "--out", str(tmp_path)]) == 2
+    assert "pinned to" in capsys.readouterr().err
+    run["engine"]["version"] = json.loads((ROOT / "conformance/engines/majlis-baloot/engine.json").read_text())["commit"]
     other.write_text(json.dumps(run))
     assert engine_report.main(["build", "majlis-baloot", "--run-json", str(other), "--out", str(tmp_path)]) == 1
     written = json.loads((tmp_path / "majlis-baloot.json").read_text())

@@ -177,7 +177,10 @@ def markdown(report: dict) -> str:
 
 def build_and_run(name: str, manifest: dict, source: Path, commit: str | None) -> dict:
     """Build the adapter from the engine's checkout, then run the corpus on it."""
-    env = dict(os.environ, ENGINE_COMMIT=commit or manifest["commit"])
+    env = dict(os.environ)
+    env.pop("ENGINE_COMMIT", None)
+    if commit:  # else build.sh asks git for the checkout's commit
+        env["ENGINE_COMMIT"] = commit
     build = subprocess.run(["sh", str(ROOT / manifest["build"]), str(source)], cwd=ROOT, env=env)
     if build.returncode != 0:
         raise ReportError(f"the build of {name} failed (exit {build.returncode}): {manifest['build']} {source}")
@@ -265,6 +268,10 @@ def main(argv: list[str] | None = None) -> int:
             raise ReportError("build needs --source DIR (a checkout of the engine) or --run-json FILE")
         if run.get("engine", {}).get("name") != manifest["name"]:
             raise ReportError(f"the run is of engine {run.get('engine', {}).get('name')!r}, not {manifest['name']!r}")
+        if run["engine"].get("version") != manifest["commit"]:
+            raise ReportError(f"the engine ran at commit {run['engine'].get('version')!r}, but the adapter is pinned to "
+                              f"{manifest['commit']} (engine.json): check out that commit, or give --commit for a "
+                              "source tree that is not a git checkout")
         date = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
         report = make_report(run, manifest, classification, date)
         args.out.mkdir(parents=True, exist_ok=True)
