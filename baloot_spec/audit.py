@@ -17,6 +17,7 @@ from .engine.deal import DealError
 from .engine.hand import Hand, RuleRuntimeError, match_step
 from .errors import BalootError, IllegalAction, RulesError
 from .log.reader import LogInput, _parse
+from .log.trust import log_variant
 from .log.writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE
 from .rules import load_variant
 from .text import plain
@@ -57,8 +58,7 @@ class DocumentAudit:
 def _variant_of(document: dict, override: dict | None):
     if override:
         return load_variant(override.get("preset", "default"), override.get("set") or {}, override.get("overlays") or [])
-    variant = document["variant"]
-    return load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
+    return load_variant(*log_variant(document["variant"]))   # (overlays by registry name only: log/trust.py)
 
 
 def audit_text(name: str, line: int | None, text: str, override: dict | None = None) -> dict:

@@ -105,6 +105,9 @@ def audit(args) -> int:
             print(f"  {count:>6}  {rule}")
     if totals["unreadable"]:
         return EXIT_USAGE
+    if not totals["documents"]:
+        print("baloot: error: the input holds no log document", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_FOUND if totals["violations"] else EXIT_OK
 
 
@@ -140,6 +143,8 @@ def replay(args) -> int:
     from .replay import render_text, replay_hands
     from .rules import load_variant
     items = list(read_logs([args.log]))
+    if not items:
+        raise _Usage(f"{args.log} holds no log document")
     bad = [item for item in items if item.errors]
     for item in bad:
         for error in item.errors:
@@ -149,8 +154,11 @@ def replay(args) -> int:
     output = []
     override = _override(args)
     for item in items:
-        variant = override or item.document["variant"]
-        rules = load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
+        if override:
+            rules = load_variant(override["preset"], override["set"], override["overlays"])
+        else:
+            from .log.trust import log_variant
+            rules = load_variant(*log_variant(item.document["variant"]))   # (overlays by registry name only)
         stories = replay_hands(rules, item.document)
         if args.hand is not None:
             if not 1 <= args.hand <= len(stories):

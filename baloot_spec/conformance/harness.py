@@ -231,7 +231,12 @@ def describe_difference(case: Case, expected, actual) -> str:
 
 
 def _show_action(text: str) -> str:
-    action = json.loads(text)
+    try:
+        action = json.loads(text)
+    except (ValueError, RecursionError):   # (an engine's garbage: shown as it came, clipped)
+        action = None
+    if not isinstance(action, dict):
+        return repr(str(text)[:100])
     words = [action.get("type", "?")] + [str(action[k]) for k in ("call", "suit", "card") if k in action]
     if action.get("closed"):
         words.append("closed")
