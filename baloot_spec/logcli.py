@@ -34,7 +34,8 @@ def simulate(args) -> int:
         write_jsonl(documents, sys.stdout, progress.tick)
     else:
         try:
-            with open(args.out, "w", encoding="utf-8") as stream:
+            from .atomic import atomic_write
+            with atomic_write(args.out) as stream:   # (interrupted: the old file stays as it was)
                 written = write_jsonl(documents, stream, progress.tick)
         except OSError as exc:
             raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
@@ -49,6 +50,10 @@ def audit(args) -> int:
     from .log.reader import read_raw
     if args.jobs < 1:
         raise _Usage(f"--jobs takes a whole number of at least 1, not {args.jobs}")
+    from .limits import capped_jobs
+    args.jobs, note = capped_jobs(args.jobs)
+    if note:
+        print(f"baloot: note: {note}", file=sys.stderr)
     override = _override(args)
     if override:  # fail early, located, if the variant given on the command line is broken
         from .rules import load_variant
