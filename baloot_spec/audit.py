@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .budget import BudgetExceeded, hand_budget, rearm
 from .engine.deal import DealError
 from .engine.hand import Hand, RuleRuntimeError, match_step
 from .errors import BalootError, IllegalAction, RulesError
@@ -82,11 +83,23 @@ def audit_input(item: LogInput, override: dict | None = None) -> DocumentAudit:
         report.violations.append(Violation("$.variant.hash", "log.variant-hash",
                                            f"the log says variant {claimed_hash}, its preset and settings resolve to {rules.hash}",
                                            claimed=claimed_hash, recomputed=rules.hash))
+    if rules.hash in _OVER_BUDGET:   # (slow rules: once is enough, not once a document)
+        report.errors.append({"path": "$", "message": f"the rules failed on an earlier log: {_OVER_BUDGET[rules.hash]}"})
+        return report
     try:
-        _audit_match(rules, document, report)
+        with hand_budget():
+            _audit_match(rules, document, report)
     except RuleRuntimeError as exc:
+        if isinstance(exc.__cause__, BudgetExceeded):
+            _OVER_BUDGET[rules.hash] = str(exc)
+        report.errors.append({"path": "$", "message": f"the rules failed on this log: {exc}"})
+    except BudgetExceeded as exc:   # (raised outside any rule: the engine's own code was running)
+        _OVER_BUDGET[rules.hash] = str(exc)
         report.errors.append({"path": "$", "message": f"the rules failed on this log: {exc}"})
     return report
+
+
+_OVER_BUDGET: dict = {}   # variant hash -> the budget error it gave (budget.py)
 
 
 def _audit_match(rules, document: dict, report: DocumentAudit) -> None:
@@ -98,6 +111,7 @@ def _audit_match(rules, document: dict, report: DocumentAudit) -> None:
     scores_known = True
     step_ids = _step_ids(rules)
     for k, record in enumerate(document["hands"]):
+        rearm()   # (the time budget per hand: budget.py)
         base = f"$.hands[{k}]"
         report.hands += 1
         if ended_after is not None:

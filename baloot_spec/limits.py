@@ -17,6 +17,7 @@ MAX_NESTING = 50                           # containers inside containers, in YA
 MAX_INT_DIGITS = 100                       # digits of an integer literal (YAML, JSON; logs: see the schema)
 MAX_EXPRESSION_CHARS = 4000                # one rule expression (the longest is 508)
 MAX_EXPRESSION_DEPTH = 40                  # operators nested in one expression (the deepest is about 12)
+MAX_SECONDS_PER_HAND = 10.0               # rule evaluation per hand (a hand takes about 0.3 ms): budget.py
 MAX_JOBS_PER_CORE = 1                      # --jobs is capped at the core count
 
 

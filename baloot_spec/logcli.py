@@ -164,7 +164,14 @@ def replay(args) -> int:
         else:
             from .log.trust import log_variant
             rules = load_variant(*log_variant(item.document["variant"]))   # (overlays by registry name only)
-        stories = replay_hands(rules, item.document)
+        from .budget import BudgetExceeded, hand_budget
+        from .errors import RuleRuntimeError
+        from .limits import MAX_SECONDS_PER_HAND
+        try:   # (the time budget: per hand, so the document's in all)
+            with hand_budget(MAX_SECONDS_PER_HAND * max(1, len(item.document["hands"]))):
+                stories = replay_hands(rules, item.document)
+        except BudgetExceeded as exc:
+            raise RuleRuntimeError("(engine)", exc) from None
         if args.hand is not None:
             if not 1 <= args.hand <= len(stories):
                 raise _Usage(f"--hand {args.hand}: {item.where} has {len(item.document['hands'])} hands")
