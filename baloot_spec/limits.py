@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-MAX_RULES_FILE_BYTES = 2 * 1024 * 1024     # one rules, params, preset or overlay file (the largest is 15 kB)
+MAX_RULES_FILE_BYTES = 512 * 1024         # one rules, params, preset or overlay file (the largest is 15 kB)
 MAX_JSON_FILE_BYTES = 64 * 1024 * 1024     # one case file, expected-failures file or whole .json log
 MAX_LOG_LINE_BYTES = 16 * 1024 * 1024      # one JSON Lines document (a 300-hand match is about 0.7 MB)
 MAX_NESTING = 50                           # containers inside containers, in YAML and JSON
