@@ -55,12 +55,12 @@ def test_a_huge_integer_in_a_log_is_an_unreadable_document_not_a_traceback(tmp_p
     assert "4300" in report["errors"][0]["message"] or "digits" in report["errors"][0]["message"]
 
 
-def test_a_huge_integer_on_a_pretty_printed_stdin_log_is_located(log_line):
-    text = json.dumps(json.loads(log_line), indent=2).replace('"NS": 0', f'"NS": {BIG}', 1)
-    from baloot_spec.log.reader import _read_stream
+def test_a_huge_integer_on_standard_input_is_located(monkeypatch, capsys):
     import io
-    docs = list(_read_stream(io.StringIO(text), "-", None))
-    assert len(docs) == 1   # (the first line's probe does not crash on the number)
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"format": ' + BIG + "}\n"))
+    assert main(["audit", "-"]) == 2   # (the probe for a pretty-printed document met the number first)
+    out = capsys.readouterr().out
+    assert "-:1 $: unreadable: not valid JSON" in out
 
 
 def test_a_huge_integer_in_an_overlay_params_and_an_expression_is_located(tmp_path, rules_copy):
@@ -280,10 +280,10 @@ def test_a_fifo_is_read_not_no_such_file(tmp_path, capsys, log_line):
     assert code == 0, capsys.readouterr()
 
 
-def test_an_unreadable_directory_exits_2(tmp_path, capsys, monkeypatch):
+def test_an_unreadable_directory_exits_2(tmp_path, capsys, monkeypatch, log_line):
     folder = tmp_path / "locked"
     folder.mkdir()
-    (folder / "a.jsonl").write_text("{}\n", encoding="utf-8")
+    (folder / "a.jsonl").write_text(log_line + "\n", encoding="utf-8")
     folder.chmod(0)
     try:
         if os.geteuid() == 0:   # root reads anything: pretend the permission is missing
@@ -292,6 +292,22 @@ def test_an_unreadable_directory_exits_2(tmp_path, capsys, monkeypatch):
         assert "cannot read the directory" in capsys.readouterr().out
     finally:
         folder.chmod(0o755)
+
+
+def test_an_unreadable_folder_inside_a_directory_is_reported(tmp_path, capsys, monkeypatch, log_line):
+    (tmp_path / "good.jsonl").write_text(log_line + "\n", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    real_walk = os.walk
+
+    def walk(top, onerror=None, **kwargs):   # (root reads any folder: the walk is told it cannot)
+        for entry in real_walk(top, onerror=onerror, **kwargs):
+            if entry[0].endswith("sub"):
+                onerror(PermissionError(13, "Permission denied", entry[0]))
+                continue
+            yield entry
+    monkeypatch.setattr(os, "walk", walk)
+    assert main(["audit", str(tmp_path)]) == 2
+    assert "sub" in capsys.readouterr().out
 
 
 def test_an_over_long_log_line_is_skipped_with_a_reason_in_bounded_memory(tmp_path, monkeypatch, log_line):

@@ -345,15 +345,15 @@ def read_raw(sources):
             continue
         path = Path(source)
         if path.is_dir():
-            try:
-                files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
-            except OSError as exc:
-                yield str(path), None, None, f"cannot read the directory: {exc.strerror or exc}"
-                continue
             if not os.access(path, os.R_OK | os.X_OK):
                 yield str(path), None, None, "cannot read the directory: permission denied"
                 continue
-            if not files:
+            unreadable: list = []   # (a folder inside that cannot be read is said so, not skipped)
+            files = sorted(Path(folder) / name for folder, _, names in os.walk(path, onerror=unreadable.append)
+                           for name in names if Path(name).suffix in (".json", ".jsonl") and (Path(folder) / name).is_file())
+            for exc in unreadable:
+                yield str(exc.filename or path), None, None, f"cannot read the directory: {exc.strerror or exc}"
+            if not files and not unreadable:
                 yield str(path), None, None, "the directory holds no .json or .jsonl file"
                 continue
         elif path.exists():
