@@ -217,9 +217,21 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_USAGE
         except SystemExit as exc:
             return int(exc.code or 0)
-        code = _dispatch(args, parser)
-        sys.stdout.flush()   # (a write error of buffered output shows here, not at exit)
-        return code
+        if args.command == "rules" and args.rules_command == "check":
+            return _rules_check(args)
+        if args.command == "rules" and args.rules_command == "diff":
+            return _rules_diff(args)
+        if args.command == "rules" and args.rules_command == "doc":
+            return _rules_doc(args)
+        if args.command == "variants":
+            return _variants(args)
+        if args.command in ("simulate", "audit", "replay"):
+            from . import logcli
+            return getattr(logcli, args.command)(args)
+        if args.command == "conformance" and args.conformance_command == "run":
+            return _conformance_run(args)
+        parser.print_help()
+        return EXIT_USAGE
     except _Usage as exc:
         print(f"baloot: error: {exc}", file=sys.stderr)
         _json_error(argv, str(exc))
@@ -248,25 +260,6 @@ def _is_stdout_error(exc: OSError) -> bool:
     readers and writers of files report their own errors, located."""
     import errno
     return exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG)
-
-
-def _dispatch(args, parser) -> int:
-    """Run the command the arguments name."""
-    if args.command == "rules" and args.rules_command == "check":
-        return _rules_check(args)
-    if args.command == "rules" and args.rules_command == "diff":
-        return _rules_diff(args)
-    if args.command == "rules" and args.rules_command == "doc":
-        return _rules_doc(args)
-    if args.command == "variants":
-        return _variants(args)
-    if args.command in ("simulate", "audit", "replay"):
-        from . import logcli
-        return getattr(logcli, args.command)(args)
-    if args.command == "conformance" and args.conformance_command == "run":
-        return _conformance_run(args)
-    parser.print_help()
-    return EXIT_USAGE
 
 
 def console() -> int:
