@@ -16,8 +16,10 @@ def log_variant(variant: dict) -> tuple[str, dict, list]:
 
     RulesError (located at the JSON path) for an overlay that is not one; the message shows the
     entry clipped, and says nothing about any file of that name."""
-    from ..rules.loader import load_overlays
     overlays = list(variant.get("overlays") or [])
+    if not overlays:   # (the common case: no registry to read, once per audited document)
+        return variant.get("preset", "default"), dict(variant.get("set") or {}), overlays
+    from ..rules.loader import load_overlays
     known = load_overlays()
     for index, entry in enumerate(overlays):
         if entry not in known:
