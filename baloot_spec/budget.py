@@ -79,3 +79,13 @@ def rearm() -> None:
     """A hand starts: its budget starts afresh (nothing when no budget is armed)."""
     if _active:
         signal.setitimer(signal.ITIMER_REAL, _active[-1], TICK)
+
+
+def budgeted(items, seconds: float):
+    """Yield from `items` (a generator that plays hands), each item within `seconds`; the
+    caller closes it (then the timer is disarmed) and turns a BudgetExceeded raised outside
+    the rules into an error of its own."""
+    with hand_budget(seconds):
+        for item in items:
+            yield item
+            rearm()

@@ -30,15 +30,26 @@ def simulate(args) -> int:
     rules = load_variant(args.preset, _parse_sets(args.sets), args.overlays)
     documents = simulate_hands(rules, count, args.seed) if args.hands is not None else simulate_matches(rules, count, args.seed)
     progress = _Progress("written", count, force=False)
-    if args.out == "-":
-        write_jsonl(documents, sys.stdout, progress.tick)
-    else:
-        try:
-            from .atomic import atomic_write
-            with atomic_write(args.out) as stream:   # (interrupted: the old file stays as it was)
-                written = write_jsonl(documents, stream, progress.tick)
-        except OSError as exc:
-            raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    from . import budget
+    from .budget import BudgetExceeded, budgeted
+    from .errors import RuleRuntimeError
+    # (the time budget per hand; a match's document: its 300 hands at most)
+    documents = budgeted(documents, budget.MAX_SECONDS_PER_HAND * (1 if args.hands is not None else 300))
+    try:
+        if args.out == "-":
+            write_jsonl(documents, sys.stdout, progress.tick)
+        else:
+            try:
+                from .atomic import atomic_write
+                with atomic_write(args.out) as stream:   # (interrupted: the old file stays as it was)
+                    written = write_jsonl(documents, stream, progress.tick)
+            except OSError as exc:
+                raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    except BudgetExceeded as exc:
+        raise RuleRuntimeError("(engine)", exc) from None
+    finally:
+        documents.close()
+    if args.out != "-":
         progress.done()
         print(f"wrote {written} {'hands' if args.hands is not None else 'matches'} to {args.out} "
               f"(preset {rules.variant.preset}, variant {rules.hash}, seed {args.seed})", file=sys.stderr)
@@ -164,11 +175,11 @@ def replay(args) -> int:
         else:
             from .log.trust import log_variant
             rules = load_variant(*log_variant(item.document["variant"]))   # (overlays by registry name only)
+        from . import budget
         from .budget import BudgetExceeded, hand_budget
         from .errors import RuleRuntimeError
-        from .limits import MAX_SECONDS_PER_HAND
         try:   # (the time budget: per hand, so the document's in all)
-            with hand_budget(MAX_SECONDS_PER_HAND * max(1, len(item.document["hands"]))):
+            with hand_budget(budget.MAX_SECONDS_PER_HAND * max(1, len(item.document["hands"]))):
                 stories = replay_hands(rules, item.document)
         except BudgetExceeded as exc:
             raise RuleRuntimeError("(engine)", exc) from None

@@ -63,3 +63,17 @@ def test_the_budget_is_disarmed_after_the_run():
     with budget.hand_budget(5):
         assert signal.getitimer(signal.ITIMER_REAL)[0] > 0
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_simulate_under_slow_rules_stops_with_the_budget_and_keeps_the_old_file(slow_setup, capsys, tmp_path):
+    overlay, _ = slow_setup
+    out = tmp_path / "old.jsonl"
+    out.write_text("old\n", encoding="utf-8")
+    started = time.monotonic()
+    assert main(["simulate", "--hands", "50", "--out", str(out), "--overlay", str(overlay)]) == 2
+    assert time.monotonic() - started < 20
+    err = capsys.readouterr().err
+    assert "BudgetExceeded" in err and "play.hokum.partner-led-exception" in err
+    assert out.read_text(encoding="utf-8") == "old\n"
+    import signal
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
