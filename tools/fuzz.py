@@ -2,6 +2,7 @@
 expression grammar), case files, expected-failures files, engine replies, misbehaving engines.
 
     python tools/fuzz.py --minutes 5 [--seed S] [--targets logs,rules,...] [--json]
+    python tools/fuzz.py --replay logs:SEED      (one finding's input again, its exception shown)
 
 Each input must end as a located error or a verdict, in bounded time, with no process left
 behind and no input file changed; anything else is a finding (a traceback, a hang, a leftover
@@ -17,7 +18,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import random
 import resource
 import sys
@@ -447,7 +447,15 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated readers (default: all)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--replay", metavar="TARGET:SEED", help="run one finding's input again, showing any exception")
     args = parser.parse_args(argv)
+    if args.replay:
+        target, _, seed = args.replay.partition(":")
+        if target not in TARGETS or not seed.isdigit():
+            print(f"fuzz: error: --replay takes TARGET:SEED (targets: {', '.join(TARGETS)})", file=sys.stderr)
+            return 2
+        replay_seed(target, int(seed))
+        return 0
     names = [n for n in args.targets.split(",") if n]
     unknown = [n for n in names if n not in TARGETS]
     if unknown or not names or not 0 < args.minutes < 10000:
