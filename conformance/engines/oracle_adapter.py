@@ -36,6 +36,7 @@ KNOBS = {
     "winner_basis": ["game_points", "raw_points"], "exposed_card": ["stands", "ace_redeals"], "cutting": ["de", "nl"],
     "reverse_kaboot": [False, True], "kaboot_projects": ["sweeping_team", "comparison_winner"], "match_target": "any",
     "pickup_before_trump": ["refused", "sun"], "late_projects": ["refused", "until_third_card"],
+    "baloot_in_hundred": ["cancelled", "counts"], "baloot_cancelled_when": ["shown", "held"],
 }
 
 

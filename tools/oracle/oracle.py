@@ -68,6 +68,7 @@ DEFAULTS = {
     "baloot_of_losers": "to_winners", "match_target": 152, "winner_basis": "game_points",
     "exposed_card": "stands", "reverse_kaboot": False, "kaboot_projects": "sweeping_team",
     "cutting": "de", "pickup_before_trump": "refused", "late_projects": "refused",
+    "baloot_in_hundred": "cancelled", "baloot_cancelled_when": "shown",
 }
 
 # The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
@@ -214,18 +215,31 @@ def _resolve(decls, K, pos):
     return team, {s: pooled[s] for s in order if s & 1 == team and pooled[s]}
 
 
-def _baloot_blocked(holder_projects, t):
-    """True when the holder's credited projects cancel the Baloot (100 sequence with both, four K/Q)."""
+def _baloot_blocked(projects, t, K):
+    """True when one of these projects cancels the Baloot. de Projekte, Baloot: "Wer ein Hundert
+    zeigt, das ihn enthält, oder vier Könige bzw. vier Damen, bekommt ihn nicht zusätzlich."
+    smsf 5-8 names only "a hundred of Kings or of Queens" (baloot_in_hundred: counts)."""
     kq = (1 << (t * 8 + 1)) | (1 << (t * 8 + 2))
-    for p in holder_projects:
-        if p[1] == "100" and (p[2] & kq == kq or p[2] in (FOUR[1], FOUR[2])):
+    for p in projects:
+        if p[2] in (FOUR[1], FOUR[2]):
+            return True
+        if p[1] == "100" and p[2] & kq == kq and K["baloot_in_hundred"] == "cancelled":
             return True
     return False
 
 
-def _baloot_auto(holder_projects, t):
+def _baloot_auto(holder_projects, t, K):
+    """de: "Steckt er in einer gezeigten Sira oder Fünfzig, zählt er automatisch mit"; smsf 5-6:
+    "inside a shown sequence it counts even if not announced" (a 100 too)."""
     kq = (1 << (t * 8 + 1)) | (1 << (t * 8 + 2))
-    return any(p[1] in ("sira", "50") and p[2] & kq == kq for p in holder_projects)
+    names = ("sira", "50", "100") if K["baloot_in_hundred"] == "counts" else ("sira", "50")
+    return any(p[1] in names and p[2] & kq == kq for p in holder_projects)
+
+
+def _baloot_cancellers(credited, split, K):
+    """The projects that may cancel the holder's Baloot: those he is credited with (de "wer ein
+    Hundert zeigt") or, nl "in een 100-project zitten", every project of his hand."""
+    return split if K["baloot_cancelled_when"] == "held" else credited
 
 
 def find_projects(hand, mode, trump, knobs=None):
@@ -258,7 +272,7 @@ def projects_case(setup, knobs=None):
     if t != SUN:
         kq = (1 << (t * 8 + 1)) | (1 << (t * 8 + 2))
         for s, m in masks.items():
-            if m & kq == kq and not _baloot_blocked(cred.get(s, []), t):
+            if m & kq == kq and not _baloot_blocked(_baloot_cancellers(cred.get(s, []), splits[s], K), t, K):
                 bal = SEATS[s]
     return {"projects": {SEATS[s]: [{"name": p[1], "cards": _proj_cards(p)} for p in sp]
                          for s, sp in splits.items()},
@@ -997,14 +1011,15 @@ class Hand:
 
     def _finish(self):
         self._credit_projects()         # after every declaration (nl: up to the third card)
-        t = self.trump
+        t, K = self.trump, self.K
         bal = [False, False]
         if t != SUN:
             kq = (1 << (t * 8 + 1)) | (1 << (t * 8 + 2))
             for s in range(4):
                 if self.initial[s] & kq == kq:
                     hp = self._cred.get(s, [])
-                    if (self.baloot_said[s] or _baloot_auto(hp, t)) and not _baloot_blocked(hp, t):
+                    if (self.baloot_said[s] or _baloot_auto(hp, t, K)) and \
+                            not _baloot_blocked(_baloot_cancellers(hp, self.split(s), K), t, K):
                         bal[s & 1] = True
         self.baloot_credit = {"NS": bal[0], "EW": bal[1]}
         sun = t == SUN

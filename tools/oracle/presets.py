@@ -45,6 +45,10 @@ PRESETS = {
         # vergeet het te laten zien, heeft de andere speler het recht zijn project te laten zien
         # voordat hij zijn derde kaart speelt."
         "late_projects": "until_third_card",
+        # nl Opmerkingen: "Als één (niet allebei) van de Baloot-kaarten in een ander project zit, kan
+        # de Baloot niet worden gedeclareerd. en als beide Baloot-kaarten in een "100"-project
+        # zitten, kan de Baloot niet worden gedeclareerd." -- in a project of the hand, shown or not
+        "baloot_cancelled_when": "held",
     },
 
     "saudi-federation": {
@@ -82,6 +86,9 @@ PRESETS = {
         "undertrump": "free",
         # smsf 5-3: hundreds of four of a kind in Hokum rank Aces first (= default: four Aces 100)
         "four_aces_hokum": "hundred",
+        # smsf 5-6: "inside a shown sequence it counts even if not announced"; 5-8: "no Baloot when
+        # a hundred of Kings or of Queens is shown" -- a 100 sequence does not cancel it
+        "baloot_in_hundred": "counts",
     },
 
     # de Varianten: "in Riad, dürfen der dritte Spieler und der Geber auch in der zweiten Runde
