@@ -69,6 +69,7 @@ DEFAULTS = {
     "exposed_card": "stands", "reverse_kaboot": False, "kaboot_projects": "sweeping_team",
     "cutting": "de", "pickup_before_trump": "refused", "late_projects": "refused",
     "baloot_in_hundred": "cancelled", "baloot_cancelled_when": "shown",
+    "trump_when_partner_winning": "exception",
 }
 
 # The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
@@ -883,6 +884,10 @@ class Hand:
             return h, None
         if self.ple and self.win_seat == self.leader and not self.lead_free:
             return tr, "play.hokum.partner-led-exception"
+        # nl Spelregels: "Of hij/zij moet een van de Juryleden kaarten spelen in het geval van
+        # Hokom rondes" -- void: a trump, even with the partner ahead
+        if self.K["trump_when_partner_winning"] == "always":
+            return tr, "play.hokum.trump-when-partner-winning"
         return h, None
 
     def _announce_rule(self, s, c, ev):

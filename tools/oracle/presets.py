@@ -49,6 +49,11 @@ PRESETS = {
         # de Baloot niet worden gedeclareerd. en als beide Baloot-kaarten in een "100"-project
         # zitten, kan de Baloot niet worden gedeclareerd." -- in a project of the hand, shown or not
         "baloot_cancelled_when": "held",
+        # nl Spelregels: "een speler die geen kaarten van de geleide kleur heeft, mag een
+        # willekeurige kaart spelen. Of hij/zij moet een van de Juryleden kaarten spelen in het
+        # geval van Hokom rondes." -- void in Hokum: a trump, whoever is ahead, beatable or not
+        "trump_when_partner_winning": "always",
+        "undertrump": "forced",
     },
 
     "saudi-federation": {
