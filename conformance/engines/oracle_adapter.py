@@ -37,7 +37,7 @@ KNOBS = {
     "reverse_kaboot": [False, True], "kaboot_projects": ["sweeping_team", "comparison_winner"], "match_target": "any",
     "pickup_before_trump": ["refused", "sun"], "late_projects": ["refused", "until_third_card"],
     "baloot_in_hundred": ["cancelled", "counts"], "baloot_cancelled_when": ["shown", "held"],
-    "trump_when_partner_winning": ["exception", "always"],
+    "trump_when_partner_winning": ["exception", "always"], "other_team_points": ["rest", "own"],
 }
 
 

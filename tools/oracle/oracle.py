@@ -69,7 +69,7 @@ DEFAULTS = {
     "exposed_card": "stands", "reverse_kaboot": False, "kaboot_projects": "sweeping_team",
     "cutting": "de", "pickup_before_trump": "refused", "late_projects": "refused",
     "baloot_in_hundred": "cancelled", "baloot_cancelled_when": "shown",
-    "trump_when_partner_winning": "exception",
+    "trump_when_partner_winning": "exception", "other_team_points": "rest",
 }
 
 # The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
@@ -313,7 +313,10 @@ def score_core(sun, bteam, doubling, cp, ntricks, ppts, praw, bal, K):
     full = 26 if sun else 16
     c = _convert(cp[counting], sun, K)
     conv = [0, 0]
-    conv[counting], conv[1 - counting] = c, full - c
+    # de: "Die andere Partei bekommt den Rest von 16/26"; nl Scoren: every team's own score is
+    # rounded and divided (other_team_points: own)
+    other = full - c if K["other_team_points"] == "rest" else _convert(cp[1 - counting], sun, K)
+    conv[counting], conv[1 - counting] = c, other
     tot = [conv[i] + ppts[i] + (2 if bal[i] else 0) for i in (0, 1)]
     kaboot = ntricks is not None and (ntricks[0] == 8 or ntricks[1] == 8)
     if kaboot:

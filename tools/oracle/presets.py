@@ -54,6 +54,10 @@ PRESETS = {
         # geval van Hokom rondes." -- void in Hokum: a trump, whoever is ahead, beatable or not
         "trump_when_partner_winning": "always",
         "undertrump": "forced",
+        # nl Scoren: "Zodra een ronde voorbij is, moet de score van elk team worden opgeteld bij de
+        # totale score" with "Ronde score = score (naar dichtstbijzijnde 10) dan delen door 10":
+        # each team's own points, each rounded on its own (no "rest of 16")
+        "other_team_points": "own",
     },
 
     "saudi-federation": {
