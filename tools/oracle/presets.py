@@ -98,6 +98,9 @@ PRESETS = {
         # smsf 5-6: "inside a shown sequence it counts even if not announced"; 5-8: "no Baloot when
         # a hundred of Kings or of Queens is shown" -- a 100 sequence does not cancel it
         "baloot_in_hundred": "counts",
+        # smsf 8-2: "no Ashkal in round two for a player who passed ("wala")" -- "wala" is the
+        # round-two pass: a player who has not passed in round two may answer a Hokum with Ashkal
+        "ashkal_round_two": True,
     },
 
     # de Varianten: "in Riad, dürfen der dritte Spieler und der Geber auch in der zweiten Runde
