@@ -668,7 +668,9 @@ class Hand:
         if call == "kawesh":
             if not K["kawesh"]:
                 return "bid.kawesh.disabled", call
-            if self.round != 1 or self.stage != "first":
+            # de Varianten: "in der ersten Reizrunde" -- the second chance is still round one;
+            # nl: not in "Tweede"
+            if self.round != 1:
                 return "bid.kawesh.round-two", call
             if any(self.first5[s] >> c & 1 and c & 7 < 5 for c in range(32)):
                 return "bid.kawesh.hand", call
