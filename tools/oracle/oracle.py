@@ -70,6 +70,7 @@ DEFAULTS = {
     "cutting": "de", "pickup_before_trump": "refused", "late_projects": "refused",
     "baloot_in_hundred": "cancelled", "baloot_cancelled_when": "shown",
     "trump_when_partner_winning": "exception", "other_team_points": "rest",
+    "hokum_bidder_sun": "others",
 }
 
 # The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
@@ -724,6 +725,10 @@ class Hand:
             self.cur = self.pos[0]
             return
         before = self.pos[:self.pos.index(self.bid[1])]
+        # de Reizen: "Nach einem Hokum darf jeder ... noch Sun sagen" -- with bidder_too the
+        # Hokum bidder himself is asked too, after the earlier players
+        if self.bid[0] == "hokum" and self.K["hokum_bidder_sun"] == "bidder_too":
+            before = before + [self.bid[1]]
         if not before:
             return self._buy(*self.bid)
         self.stage, self.queue, self.qi = "chance", before, 0
