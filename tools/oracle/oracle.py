@@ -70,7 +70,7 @@ DEFAULTS = {
     "cutting": "de", "pickup_before_trump": "refused", "late_projects": "refused",
     "baloot_in_hundred": "cancelled", "baloot_cancelled_when": "shown",
     "trump_when_partner_winning": "exception", "other_team_points": "rest",
-    "hokum_bidder_sun": "others",
+    "hokum_bidder_sun": "others", "lower_declaration": "opponents",
 }
 
 # The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
@@ -928,8 +928,10 @@ class Hand:
             # de Projekte 1 "nur, wenn noch keiner ein höheres angesagt hat": every name
             # declared, not only the best one, must be at least the opponents' highest
             mine = min(NAMERANK.get(n, 0) for n in names)
+            # lower_declaration: anyone reads "keiner" as anybody, the partner included
+            anyone = self.K["lower_declaration"] == "anyone"
             for o, ps in self.decls:
-                if o & 1 != s & 1 and any(NAMERANK[p[1]] > mine for p in ps):
+                if o != s and (anyone or o & 1 != s & 1) and any(NAMERANK[p[1]] > mine for p in ps):
                     return "play.declare.lower-than-declared"
             if self.tricks:
                 # nl: only a project higher than the player before him (the one who plays just
