@@ -350,6 +350,9 @@ def score_core(sun, bteam, doubling, cp, ntricks, ppts, praw, bal, K):
         own = ppts[w] if K["kaboot_projects"] == "sweeping_team" else ppts[0] + ppts[1]
         if level > 1 and K["kaboot_doubled"] == "scaled":
             written[w] = base * level + own * _pmult(level, K)
+        elif level > 1 and K["kaboot_doubled"] == "double_figures":
+            # de Abrechnung 5: "(verdoppelt: 50 bzw. 88 plus doppelte Projekte)" at any level
+            written[w] = base * 2 + own * 2
         else:
             written[w] = base + own
         written[w] += 2 if bal[w] else 0
