@@ -70,9 +70,11 @@ def run(args) -> int:
     from .harness import EngineUnavailable, run_engine, run_in_process
     from .junit import junit_xml
     from .markdown import markdown_report
-    from .report import dump_report, feature_table, json_report, totals
-    from .runner import ERROR, FAIL
-    from .status import is_expected_failure, is_unexpected
+    from .console import failing as failing_outcomes, failure_lines
+    from .explain import explain_outcomes
+    from .grouping import console_lines
+    from .report import dump_report, feature_table, json_report, keys_table, totals
+    from .status import is_unexpected
 
     timeout = 10.0 if getattr(args, "timeout", None) is None else float(args.timeout)
     jobs = 1 if getattr(args, "jobs", None) is None else int(args.jobs)
@@ -111,7 +113,12 @@ def run(args) -> int:
     if expected_file:
         expected = load_expected_failures(expected_file)
 
-    cases = load_corpus()
+    case_paths = getattr(args, "case_paths", None) or []
+    if case_paths:
+        from .case_paths import load_case_paths
+        cases = load_case_paths(case_paths)
+    else:
+        cases = load_corpus()
     chosen = select_cases(cases, select, exclude, args.id_pattern)
     if not chosen:
         print("baloot: error: no case matches the selection", file=sys.stderr)
@@ -133,30 +140,32 @@ def run(args) -> int:
     if show_progress:
         print(file=sys.stderr)
     outcomes = result.outcomes
+    explain_outcomes(outcomes)
     stale = apply_expected_failures(outcomes, expected, [c.id for c in cases], expected_file or "")
 
-    for outcome in outcomes:
-        if outcome.status in (FAIL, ERROR):
-            note = f" [expected failure: {outcome.details['expected_failure']}]" if is_expected_failure(outcome) else ""
-            if args.quiet and note:
-                continue
-            print(f"{outcome.status.upper()} {outcome.case.id} ({outcome.case.path}): {outcome.message}{note}")
-            stderr = outcome.details.get("stderr")
-            if stderr:
-                for line in stderr.rstrip().splitlines()[-8:]:
-                    print(f"    stderr| {line}")
+    for outcome in failing_outcomes(outcomes, args.quiet):
+        print("\n".join(failure_lines(outcome)))
+    for line in console_lines(outcomes, args.quiet):
+        print(line)
     for entry in stale:
         print(f"STALE {expected_file}: {entry['id']!r} {entry['problem']} (reason given: {entry['reason']})")
     if not args.quiet:
         print(feature_table(outcomes))
+        table = keys_table(outcomes)
+        if table:
+            print(table)
     t = totals(outcomes)
     who = "built-in engine" if argv is None else f"{result.engine.get('name', '?')} {result.engine.get('version', '')}".strip()
     extra = f"; {t['expected_failures']} expected failures" if t["expected_failures"] else ""
     extra += f"; the engine was restarted {result.restarts} times" if result.restarts else ""
     print(f"conformance: {t['pass']} passed, {t['fail']} failed, {t['error']} errors, {t['skipped']} skipped, "
           f"{t['unsupported']} unsupported, {t['not_applicable']} not applicable of {t['total']} cases ({who}{extra})")
+    k = t["keys"]
+    print(f"expected keys: {k['pass']} passed, {k['fail']} failed, {k['unsupported']} not produced by the engine (unsupported)")
 
     selection = {"preset": args.preset, "select": select, "exclude": exclude, "id": args.id_pattern}
+    if case_paths:
+        selection["cases"] = list(case_paths)
     corpus = {"version": __version__, "cases": len(cases), "hash": corpus_digest(cases)}
     if args.json_out:
         xf = {"file": expected_file, "entries": len(expected), "stale": stale} if expected_file else None

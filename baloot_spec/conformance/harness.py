@@ -19,10 +19,12 @@ from functools import lru_cache
 
 from .. import __version__
 from ..errors import BalootError
+from .capabilities import produced_keys, unproduced
+from .console import show_item
 from .corpus import Case
 from .process import EngineFailure, EngineProcess
 from .protocol import KIND_COMMANDS, PROTOCOL, ProtocolError, check_response
-from .runner import ERROR, FAIL, PASS, Outcome, difference, matches_expected, norm_card, canonical_action, run_case
+from .runner import ERROR, FAIL, Outcome, canonical_action, compared_outcome, difference, norm_card, run_case
 from .status import NOT_APPLICABLE, SKIPPED, UNSUPPORTED
 
 BUILTIN = {"name": "baloot-spec built-in engine", "version": __version__}
@@ -46,12 +48,13 @@ class Claims:
     commands: frozenset = frozenset()
     overlays: frozenset = frozenset()
     everything: bool = False
+    hello: dict | None = None
 
     @classmethod
     def from_hello(cls, hello: dict) -> "Claims":
         return cls(engine=dict(hello["engine"]), presets=frozenset(hello["presets"]), knobs=dict(hello["knobs"]),
                    features=frozenset(hello["features"]), commands=frozenset(hello["commands"]),
-                   overlays=frozenset(hello.get("overlays") or ()))
+                   overlays=frozenset(hello.get("overlays") or ()), hello=hello)
 
     def missing(self, case: Case) -> list[str]:
         """What the case needs that the engine did not claim (empty: the case is run)."""
@@ -70,6 +73,9 @@ class Claims:
                 out.append(f"knob {knob}={json.dumps(value)}")
         out += [f"overlay {o}" for o in variant.get("overlays") or () if o not in self.overlays]
         out += [f"feature {f}" for f in case.features if f not in self.features]
+        keys = unproduced(self.hello, case.kind, case.data["expect"])
+        if keys:
+            out.append(keys)
         return out
 
 
@@ -178,6 +184,10 @@ class Errored(Exception):
 class SetupRefused(Exception):
     """The engine refused an event of the case's setup (the case cannot be run: error)."""
 
+    def __init__(self, message: str, index: int | None = None):
+        super().__init__(message)
+        self.index = index     # which setup event (None: not an event)
+
 
 # ---- one case through the protocol ---------------------------------------------------------------
 def variant_of(case: Case) -> dict:
@@ -200,7 +210,7 @@ def drive_case(engine: ProtocolEngine, case: Case) -> Outcome:
         text = context if isinstance(context, str) else json.dumps(context)
         return Outcome(case, ERROR, f"the engine reported an error: {text}", details=_stderr(engine))
     except SetupRefused as exc:
-        return Outcome(case, ERROR, str(exc))
+        return Outcome(case, ERROR, str(exc), details={} if exc.index is None else {"refused_event": exc.index})
     except ProtocolError as exc:
         return Outcome(case, ERROR, f"protocol: {exc}", details=_stderr(engine))
     except EngineFailure as exc:
@@ -208,12 +218,22 @@ def drive_case(engine: ProtocolEngine, case: Case) -> Outcome:
         if exc.stderr:
             details["stderr"] = exc.stderr
         return Outcome(case, ERROR, f"engine {exc.kind}: {exc.message}", details=details)
-    if matches_expected(expected, actual):
-        return Outcome(case, PASS)
-    return Outcome(case, FAIL, describe_difference(case, expected, actual), expected, actual)
+    outcome = compared_outcome(case, expected, actual, produced_keys(engine.hello, case.kind))
+    if outcome.status == FAIL:
+        outcome.message = describe_difference(case, expected, actual, outcome.keys)
+    return outcome
 
 
-def describe_difference(case: Case, expected, actual) -> str:
+def describe_difference(case: Case, expected, actual, keys: dict | None = None) -> str:
+    """What differs, in the keys that were compared (all of them without `keys`)."""
+    if keys is not None:
+        failed = [k for k, v in keys.items() if v == FAIL]
+        expected = {k: expected[k] for k in failed}
+        actual = {k: actual[k] for k in failed}
+    return _describe(case, expected, actual)
+
+
+def _describe(case: Case, expected, actual) -> str:
     """What differs, for people: a legal set as the missing and extra actions, else key by key."""
     if case.kind != "legal" or not isinstance(expected, dict) or not isinstance(actual, dict):
         return difference(expected, actual)
@@ -221,8 +241,8 @@ def describe_difference(case: Case, expected, actual) -> str:
     for key in ("turn", "phase"):
         if key in expected and expected[key] != actual.get(key):
             parts.append(f"{key}: expected {json.dumps(expected[key])}, got {json.dumps(actual.get(key))}")
-    wanted, got = set(expected["legal"]), set(actual.get("legal") or ())
-    if wanted != got:
+    wanted, got = set(expected.get("legal") or ()), set(actual.get("legal") or ())
+    if "legal" in expected and wanted != got:
         missing, extra = sorted(wanted - got), sorted(got - wanted)
         said = ([f"missing {', '.join(map(_show_action, missing))}"] if missing else []) + \
                ([f"not legal but offered {', '.join(map(_show_action, extra))}"] if extra else [])
@@ -231,11 +251,7 @@ def describe_difference(case: Case, expected, actual) -> str:
 
 
 def _show_action(text: str) -> str:
-    action = json.loads(text)
-    words = [action.get("type", "?")] + [str(action[k]) for k in ("call", "suit", "card") if k in action]
-    if action.get("closed"):
-        words.append("closed")
-    return " ".join(words)
+    return show_item(json.loads(text))
 
 
 def _stderr(engine: ProtocolEngine) -> dict:
@@ -255,7 +271,7 @@ def _start_hand(engine: ProtocolEngine, case: Case) -> None:
     for index, result in enumerate(results):
         if not result["accepted"]:
             raise SetupRefused(f"setup.events[{index}] {json.dumps(events[index])} was refused: "
-                               f"{result['rule']}: {result.get('message', '')}")
+                               f"{result['rule']}: {result.get('message', '')}", index)
     if len(results) != len(events):
         raise ProtocolError(f"apply answered {len(results)} results for {len(events)} events, all accepted")
 
@@ -269,9 +285,11 @@ def _apply(engine: ProtocolEngine, events: list) -> list:
     return results
 
 
-def _query(engine: ProtocolEngine, what: list) -> dict:
+def _query(engine: ProtocolEngine, what: list, required: tuple = ()) -> dict:
+    """The answer to a query; a key asked for but left out is unsupported (not an error), except
+    those `required` to run the case at all."""
     response = engine.ask("query", what=what)
-    for key in what:
+    for key in required:
         if key not in response:
             raise ProtocolError(f"the query response has no {key!r} (asked for {', '.join(what)})")
     return response
@@ -280,12 +298,15 @@ def _query(engine: ProtocolEngine, what: list) -> dict:
 def _legal(engine, case):
     _start_hand(engine, case)
     expect = case.data["expect"]
-    what = ["turn", "legal"] + (["phase"] if "phase" in expect else [])
+    produced = produced_keys(engine.hello, "legal")
+    what = [k for k in ("turn", "legal", "phase") if k in expect and (produced is None or k in produced)]
     answer = _query(engine, what)
-    actual = {"turn": answer["turn"], "legal": sorted(canonical_action(a) for a in answer["legal"])}
+    actual = {k: answer[k] for k in what if k in answer}
+    if "legal" in actual:
+        actual["legal"] = sorted(canonical_action(a) for a in actual["legal"])
     expected = {"turn": expect["turn"], "legal": sorted(canonical_action(a) for a in expect["legal"])}
     if "phase" in expect:
-        expected["phase"], actual["phase"] = expect["phase"], answer["phase"]
+        expected["phase"] = expect["phase"]
     return expected, actual
 
 
@@ -302,7 +323,7 @@ def _reject(engine, case):
 
 def _hand(engine, case):
     _start_hand(engine, case)
-    answer = _query(engine, ["result", "turn", "phase"])
+    answer = _query(engine, ["result", "turn", "phase"], required=("result",))
     if answer["result"] is None:
         raise SetupRefused(f"the events end before the hand does (phase {answer['phase']}, {answer['turn']} to act)")
     return dict(case.data["expect"]), answer["result"]
@@ -425,7 +446,7 @@ def run_in_process(cases: list, preset: Target | None = None, progress=None) -> 
             outcome = run_case(case)
             outcome.details["seconds"] = time.perf_counter() - began
             if outcome.status == FAIL:
-                outcome.message = describe_difference(case, outcome.expected, outcome.actual)
+                outcome.message = describe_difference(case, outcome.expected, outcome.actual, outcome.keys)
         outcomes.append(outcome)
         if progress:
             progress(number, len(cases), outcome)
