@@ -143,6 +143,26 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--jobs", type=int, default=1, metavar="N",
                      help="engine processes run in parallel (with --engine; default: %(default)s)")
     run.add_argument("--quiet", action="store_true", help="print only failures and the totals")
+    run.add_argument("--setup", choices=("events", "position"), default=None,
+                     help="give every hand in this setup form only (conformance/PROTOCOL.md, Setup forms): 'position' "
+                          "starts each case that has one from its position (conformance/positions.json; the others are "
+                          "unsupported), 'events' from its deal and events. Default: in process events; with --engine "
+                          "the position where the case has one and the engine's hello accepts it, else events")
+    games = conf_commands.add_parser(
+        "games", help="replay the recorded games (conformance/games/) through an engine, step by step",
+        description="Replay game logs (baloot-log/1) through an engine program over baloot-protocol/1: before every "
+                    "event the engine's turn and legal set are compared with the log's rules, the event must be "
+                    "accepted, and each hand's claimed results are compared with the engine's. The first divergence "
+                    "of each game is reported with the rule that decides it.",
+        epilog="Exit codes: 0 every game agrees (or is not claimed by the engine), 1 a game diverges or errs, "
+               "2 usage error or an engine that cannot start.")
+    games.add_argument("paths", nargs="*", metavar="LOG", help="log files or folders (default: conformance/games)")
+    games.add_argument("--engine", metavar="CMD", help="the command that starts the engine (default: the built-in engine)")
+    games.add_argument("--setup", choices=("events", "position"), default=None,
+                       help="give hands in this form only ('position': each hand from the start of its play)")
+    games.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per response (default: %(default)s)")
+    games.add_argument("--json", dest="json_out", metavar="FILE", help="also write a JSON report to FILE ('-' for stdout)")
+    games.add_argument("--quiet", action="store_true", help="print only divergences, errors and the totals")
     _log_commands(commands)
     commands.add_parser("perft", add_help=False,
                         help="count the action sequences of depth D from a position (baloot perft --help)")
@@ -224,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
             return getattr(logcli, args.command)(args)
         if args.command == "conformance" and args.conformance_command == "run":
             return _conformance_run(args)
+        if args.command == "conformance" and args.conformance_command == "games":
+            return _conformance_games(args)
         parser.print_help()
         return EXIT_USAGE
     except _Usage as exc:
@@ -397,6 +419,14 @@ def _conformance_run(args) -> int:
     from .conformance.command import UsageProblem, run
     try:
         return run(args)
+    except UsageProblem as exc:
+        raise _Usage(str(exc)) from None
+
+
+def _conformance_games(args) -> int:
+    from .conformance.games import UsageProblem, command
+    try:
+        return command(args)
     except UsageProblem as exc:
         raise _Usage(str(exc)) from None
 

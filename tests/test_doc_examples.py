@@ -112,6 +112,12 @@ def _check(value, previous, tmp_path, capsys, where):
     if isinstance(value, dict) and set(value) == {"setup"}:
         assert _case_setup_errors(value["setup"]) == [], where
         return "case setup"
+    if isinstance(value, dict) and "contract" in value and "phase" in value:   # a position (PROTOCOL.md, Setup forms)
+        from baloot_spec.conformance.protocol import _registry
+        schema = _schema("position.schema.json")
+        check = jsonschema.Draft202012Validator({"$ref": schema["$id"] + "#/$defs/position"}, registry=_registry())
+        assert [e.message for e in check.iter_errors(value)] == [], where
+        return "position"
     if isinstance(value, dict) and "hands" in value and "public" in value:
         assert _errors(_schema("log.schema.json"), _log_of_deal(value)) == [], where
         return "deal"

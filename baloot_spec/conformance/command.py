@@ -130,11 +130,12 @@ def run(args) -> int:
         if show_progress and (number % 25 == 0 or number == total):
             print(f"\r{number}/{total} cases", end="", file=sys.stderr, flush=True)
 
+    setups = (args.setup,) if getattr(args, "setup", None) else None
     if argv is None:
-        result = run_in_process(chosen, target, progress)
+        result = run_in_process(chosen, target, progress, setups=setups or ("events",))
     else:
         try:
-            result = run_engine(chosen, argv, target, timeout, jobs, progress)
+            result = run_engine(chosen, argv, target, timeout, jobs, progress, setups=setups)
         except EngineUnavailable as exc:
             raise UsageProblem(f"the engine {args.engine!r} cannot be used: {exc}") from None
     if show_progress:

@@ -14,7 +14,7 @@ import json
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from .. import __version__
@@ -22,6 +22,7 @@ from ..errors import BalootError
 from .capabilities import produced_keys, unproduced
 from .console import show_item
 from .corpus import Case
+from .positions import POSITION_KINDS, entry_of, run_case_from_position, setup_form
 from .process import EngineFailure, EngineProcess
 from .protocol import KIND_COMMANDS, PROTOCOL, ProtocolError, check_response
 from .runner import ERROR, FAIL, Outcome, canonical_action, compared_outcome, difference, norm_card, run_case
@@ -49,12 +50,14 @@ class Claims:
     overlays: frozenset = frozenset()
     everything: bool = False
     hello: dict | None = None
+    setups: frozenset = frozenset({"events"})   # how new_hand may give a hand (PROTOCOL.md, Setup forms)
 
     @classmethod
     def from_hello(cls, hello: dict) -> "Claims":
         return cls(engine=dict(hello["engine"]), presets=frozenset(hello["presets"]), knobs=dict(hello["knobs"]),
                    features=frozenset(hello["features"]), commands=frozenset(hello["commands"]),
-                   overlays=frozenset(hello.get("overlays") or ()), hello=hello)
+                   overlays=frozenset(hello.get("overlays") or ()),
+                   setups=frozenset(hello.get("setups") or ("events",)), hello=hello)
 
     def missing(self, case: Case) -> list[str]:
         """What the case needs that the engine did not claim (empty: the case is run)."""
@@ -76,6 +79,8 @@ class Claims:
         keys = unproduced(self.hello, case.kind, case.data["expect"])
         if keys:
             out.append(keys)
+        if case.kind in KIND_COMMANDS and "new_hand" in KIND_COMMANDS[case.kind] and setup_form(case, self.setups) is None:
+            out.append("setup form events (this case has no position)" if entry_of(case) is None else "setup form events or position")
         return out
 
 
@@ -98,6 +103,7 @@ class ProtocolEngine:
         self.starts = 0
         self._start_failures = 0
         self._dead: str | None = None
+        self.setups = None    # the setup forms this run may send (None: any the engine accepts)
 
     @property
     def restarts(self) -> int:
@@ -261,10 +267,17 @@ def _stderr(engine: ProtocolEngine) -> dict:
 
 
 def _start_hand(engine: ProtocolEngine, case: Case) -> None:
+    """new_hand in a setup form the engine accepts (a position where the case has one), then the
+    events that follow it."""
     setup = case.data["setup"]
-    engine.ask("new_hand", variant=variant_of(case), dealer=setup["dealer"], deal=setup["deal"],
-               match_scores=dict(setup.get("match_scores") or {t: 0 for t in TEAMS}))
-    events = setup.get("events", [])
+    if setup_form(case, accepted_setups(engine)) == "position":
+        entry = entry_of(case)
+        engine.ask("new_hand", variant=variant_of(case), position=entry["position"])
+        events = entry["events"]
+    else:
+        engine.ask("new_hand", variant=variant_of(case), dealer=setup["dealer"], deal=setup["deal"],
+                   match_scores=dict(setup.get("match_scores") or {t: 0 for t in TEAMS}))
+        events = setup.get("events", [])
     if not events:
         return
     results = _apply(engine, events)
@@ -274,6 +287,13 @@ def _start_hand(engine: ProtocolEngine, case: Case) -> None:
                                f"{result['rule']}: {result.get('message', '')}", index)
     if len(results) != len(events):
         raise ProtocolError(f"apply answered {len(results)} results for {len(events)} events, all accepted")
+
+
+def accepted_setups(engine: ProtocolEngine) -> list:
+    """The setup forms the engine's hello accepts (default events), less those the run excludes."""
+    accepted = (engine.hello or {}).get("setups") or ["events"]
+    restricted = getattr(engine, "setups", None)
+    return [form for form in accepted if restricted is None or form in restricted]
 
 
 def _apply(engine: ProtocolEngine, events: list) -> list:
@@ -434,16 +454,20 @@ def applicability(case: Case, target: Target | None, claims: Claims) -> Outcome 
     return None
 
 
-def run_in_process(cases: list, preset: Target | None = None, progress=None) -> Run:
-    """Every case against the built-in engine, in this process (the reference verdicts)."""
+def run_in_process(cases: list, preset: Target | None = None, progress=None, setups=("events",)) -> Run:
+    """Every case against the built-in engine, in this process (the reference verdicts); with
+    setups=("position",) each hand case from its position (conformance/positions.json)."""
     started = time.perf_counter()
     everything = Claims(engine=BUILTIN, everything=True)
     outcomes = []
     for number, case in enumerate(cases, 1):
         outcome = applicability(case, preset, everything)
+        form = setup_form(case, setups) if case.kind in POSITION_KINDS else "events"
+        if outcome is None and form is None:
+            outcome = Outcome(case, UNSUPPORTED, "not given in the setup forms asked for: this case has no position")
         if outcome is None:
             began = time.perf_counter()
-            outcome = run_case(case)
+            outcome = run_case(case) if form == "events" else run_case_from_position(case)
             outcome.details["seconds"] = time.perf_counter() - began
             if outcome.status == FAIL:
                 outcome.message = describe_difference(case, outcome.expected, outcome.actual, outcome.keys)
@@ -455,18 +479,22 @@ def run_in_process(cases: list, preset: Target | None = None, progress=None) -> 
 
 def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeout: float = 10.0,
                jobs: int = 1, progress=None, cwd: str | None = None, chunk: int = 40,
-               hello_timeout: float | None = None) -> Run:
-    """Every case against an engine program over the protocol, with `jobs` engine processes.
+               hello_timeout: float | None = None, setups=None) -> Run:
+    """Every case against an engine program over the protocol, with `jobs` engine processes;
+    `setups` (e.g. ("events",)) restricts the setup forms sent to those the engine also accepts.
 
     EngineUnavailable when the first engine cannot be started or greeted."""
     started = time.perf_counter()
     first = ProtocolEngine(argv, timeout, cwd, hello_timeout)
+    first.setups = setups
     try:
         hello = first.start()
     except EngineFailure as exc:
         tail = f"\n--- engine stderr ---\n{exc.stderr.rstrip()}" if exc.stderr else ""
         raise EngineUnavailable(f"{exc.message}{tail}") from None
     claims = Claims.from_hello(hello)
+    if setups is not None:
+        claims = replace(claims, setups=claims.setups & frozenset(setups))
     outcomes: list = [None] * len(cases)
     todo: dict[str, list[int]] = {}
     done = [0]
@@ -490,6 +518,8 @@ def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeo
         for at in range(0, len(indices), chunk):
             work.put(indices[at:at + chunk])
     engines = [first] + [ProtocolEngine(argv, timeout, cwd, hello_timeout) for _ in range(max(1, jobs) - 1)]
+    for engine in engines:
+        engine.setups = setups
 
     def worker(engine: ProtocolEngine) -> None:
         try:
@@ -525,4 +555,4 @@ def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeo
 
 
 def _claims_json(hello: dict) -> dict:
-    return {k: hello.get(k) for k in ("protocol", "presets", "knobs", "features", "commands", "overlays") if k in hello}
+    return {k: hello.get(k) for k in ("protocol", "presets", "knobs", "features", "commands", "overlays", "setups") if k in hello}

@@ -476,6 +476,24 @@ class Hand:
             self.score = rules.score_of(rules.steps_all(values))
             self._leave(phase)
 
+    def _resume(self, name: str, enter: bool) -> None:
+        """Be in phase `name` with the state as a position set it (engine/position.py): entered as
+        usual (its entry effects run), or with enter=False as it stands (the position carries
+        what the entry effects set)."""
+        if enter:
+            self._enter(name)
+        else:
+            S = self.state
+            S.actor = None
+            S._memo = {}
+            S.phase = name
+            phase = self._phases[name]
+            if phase.fixed:
+                phase = self._phases[name] = self.rules.specialized(name, tuple(map(S.__getattribute__, phase.fixed)))
+            self._now = self._tables.now(phase, name)
+        self._seat = _UNKNOWN
+        self._kept = None
+
     def _settle(self) -> None:
         S = self.state
         phase = self._now[0]

@@ -21,6 +21,7 @@ from .yamlpos import LocDict, load_yaml_file, load_yaml_text, read_text_file
 
 LIST_SECTIONS = ("functions", "phases", "rules", "effects", "facts", "scoring", "match")
 SINGLE_SECTIONS = ("table", "deck", "deal")
+OPTIONAL_SINGLE_SECTIONS = ("position",)   # (rules without it have no positions: engine/position.py)
 MAP_SECTIONS = ("constants", "state")
 NOT_RULE_FILES = {"params.yaml"}
 
@@ -127,7 +128,7 @@ def load_rule_files(directory: Path | None = None) -> RuleSet:
         if document is None:
             continue
         merged.files.append(display)
-        for section in SINGLE_SECTIONS:
+        for section in SINGLE_SECTIONS + OPTIONAL_SINGLE_SECTIONS:
             if section in document:
                 if section in merged.single:
                     raise RulesError(f"section {section!r} is defined twice", document.key_location(section))
