@@ -27,6 +27,6 @@ def test_a_broken_invariant_is_reported(monkeypatch):
         raise knob_fuzz.Violation("planted")
     monkeypatch.setattr(knob_fuzz, "check_hand", broken)
     lines = []
-    summary = knob_fuzz.fuzz(combos=2, hands=1, matches=0, seed="ci", out=lines.append)
+    summary = knob_fuzz.fuzz(combos=8, hands=1, matches=0, seed="ci", out=lines.append)
     assert summary["violations"] and all(v["problem"] == "Violation: planted" for v in summary["violations"])
     assert lines and "--set sun_conversion=" in lines[0]

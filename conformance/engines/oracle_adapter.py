@@ -33,10 +33,13 @@ KNOBS = {
     "project_multiplier": ["at_most_double", "level", "double_only"], "hundred_rank": ["four_first", "sequence_first"],
     "trump_sequence_first": [False, True], "project_tie": ["first_declared", "nearest_dealer_right"],
     "four_aces_hokum": ["hundred", "nothing"], "tie_rule": ["digit", "last_raiser_loses"],
-    "kaboot_doubled": ["scaled", "flat"], "baloot_of_losers": ["to_winners", "lapses", "holder"],
+    "kaboot_doubled": ["scaled", "flat", "double_figures"], "baloot_of_losers": ["to_winners", "lapses", "holder"],
     "winner_basis": ["game_points", "raw_points"], "exposed_card": ["stands", "ace_redeals"], "cutting": ["de", "nl"],
     "reverse_kaboot": [False, True], "kaboot_projects": ["sweeping_team", "comparison_winner"], "match_target": "any",
     "pickup_before_trump": ["refused", "sun"], "late_projects": ["refused", "until_third_card"],
+    "baloot_in_hundred": ["cancelled", "counts"], "baloot_cancelled_when": ["shown", "held"],
+    "trump_when_partner_winning": ["exception", "always"], "other_team_points": ["rest", "own"],
+    "hokum_bidder_sun": ["others", "bidder_too"], "lower_declaration": ["opponents", "anyone"],
 }
 
 

@@ -68,6 +68,9 @@ DEFAULTS = {
     "baloot_of_losers": "to_winners", "match_target": 152, "winner_basis": "game_points",
     "exposed_card": "stands", "reverse_kaboot": False, "kaboot_projects": "sweeping_team",
     "cutting": "de", "pickup_before_trump": "refused", "late_projects": "refused",
+    "baloot_in_hundred": "cancelled", "baloot_cancelled_when": "shown",
+    "trump_when_partner_winning": "exception", "other_team_points": "rest",
+    "hokum_bidder_sun": "others", "lower_declaration": "opponents",
 }
 
 # The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
@@ -214,18 +217,31 @@ def _resolve(decls, K, pos):
     return team, {s: pooled[s] for s in order if s & 1 == team and pooled[s]}
 
 
-def _baloot_blocked(holder_projects, t):
-    """True when the holder's credited projects cancel the Baloot (100 sequence with both, four K/Q)."""
+def _baloot_blocked(projects, t, K):
+    """True when one of these projects cancels the Baloot. de Projekte, Baloot: "Wer ein Hundert
+    zeigt, das ihn enthält, oder vier Könige bzw. vier Damen, bekommt ihn nicht zusätzlich."
+    smsf 5-8 names only "a hundred of Kings or of Queens" (baloot_in_hundred: counts)."""
     kq = (1 << (t * 8 + 1)) | (1 << (t * 8 + 2))
-    for p in holder_projects:
-        if p[1] == "100" and (p[2] & kq == kq or p[2] in (FOUR[1], FOUR[2])):
+    for p in projects:
+        if p[2] in (FOUR[1], FOUR[2]):
+            return True
+        if p[1] == "100" and p[2] & kq == kq and K["baloot_in_hundred"] == "cancelled":
             return True
     return False
 
 
-def _baloot_auto(holder_projects, t):
+def _baloot_auto(holder_projects, t, K):
+    """de: "Steckt er in einer gezeigten Sira oder Fünfzig, zählt er automatisch mit"; smsf 5-6:
+    "inside a shown sequence it counts even if not announced" (a 100 too)."""
     kq = (1 << (t * 8 + 1)) | (1 << (t * 8 + 2))
-    return any(p[1] in ("sira", "50") and p[2] & kq == kq for p in holder_projects)
+    names = ("sira", "50", "100") if K["baloot_in_hundred"] == "counts" else ("sira", "50")
+    return any(p[1] in names and p[2] & kq == kq for p in holder_projects)
+
+
+def _baloot_cancellers(credited, split, K):
+    """The projects that may cancel the holder's Baloot: those he is credited with (de "wer ein
+    Hundert zeigt") or, nl "in een 100-project zitten", every project of his hand."""
+    return split if K["baloot_cancelled_when"] == "held" else credited
 
 
 def find_projects(hand, mode, trump, knobs=None):
@@ -258,7 +274,7 @@ def projects_case(setup, knobs=None):
     if t != SUN:
         kq = (1 << (t * 8 + 1)) | (1 << (t * 8 + 2))
         for s, m in masks.items():
-            if m & kq == kq and not _baloot_blocked(cred.get(s, []), t):
+            if m & kq == kq and not _baloot_blocked(_baloot_cancellers(cred.get(s, []), splits[s], K), t, K):
                 bal = SEATS[s]
     return {"projects": {SEATS[s]: [{"name": p[1], "cards": _proj_cards(p)} for p in sp]
                          for s, sp in splits.items()},
@@ -298,7 +314,10 @@ def score_core(sun, bteam, doubling, cp, ntricks, ppts, praw, bal, K):
     full = 26 if sun else 16
     c = _convert(cp[counting], sun, K)
     conv = [0, 0]
-    conv[counting], conv[1 - counting] = c, full - c
+    # de: "Die andere Partei bekommt den Rest von 16/26"; nl Scoren: every team's own score is
+    # rounded and divided (other_team_points: own)
+    other = full - c if K["other_team_points"] == "rest" else _convert(cp[1 - counting], sun, K)
+    conv[counting], conv[1 - counting] = c, other
     tot = [conv[i] + ppts[i] + (2 if bal[i] else 0) for i in (0, 1)]
     kaboot = ntricks is not None and (ntricks[0] == 8 or ntricks[1] == 8)
     if kaboot:
@@ -331,6 +350,9 @@ def score_core(sun, bteam, doubling, cp, ntricks, ppts, praw, bal, K):
         own = ppts[w] if K["kaboot_projects"] == "sweeping_team" else ppts[0] + ppts[1]
         if level > 1 and K["kaboot_doubled"] == "scaled":
             written[w] = base * level + own * _pmult(level, K)
+        elif level > 1 and K["kaboot_doubled"] == "double_figures":
+            # de Abrechnung 5: "(verdoppelt: 50 bzw. 88 plus doppelte Projekte)" at any level
+            written[w] = base * 2 + own * 2
         else:
             written[w] = base + own
         written[w] += 2 if bal[w] else 0
@@ -650,7 +672,9 @@ class Hand:
         if call == "kawesh":
             if not K["kawesh"]:
                 return "bid.kawesh.disabled", call
-            if self.round != 1 or self.stage != "first":
+            # de Varianten: "in der ersten Reizrunde" -- the second chance is still round one;
+            # nl: not in "Tweede"
+            if self.round != 1:
                 return "bid.kawesh.round-two", call
             if any(self.first5[s] >> c & 1 and c & 7 < 5 for c in range(32)):
                 return "bid.kawesh.hand", call
@@ -704,6 +728,10 @@ class Hand:
             self.cur = self.pos[0]
             return
         before = self.pos[:self.pos.index(self.bid[1])]
+        # de Reizen: "Nach einem Hokum darf jeder ... noch Sun sagen" -- with bidder_too the
+        # Hokum bidder himself is asked too, after the earlier players
+        if self.bid[0] == "hokum" and self.K["hokum_bidder_sun"] == "bidder_too":
+            before = before + [self.bid[1]]
         if not before:
             return self._buy(*self.bid)
         self.stage, self.queue, self.qi = "chance", before, 0
@@ -869,6 +897,10 @@ class Hand:
             return h, None
         if self.ple and self.win_seat == self.leader and not self.lead_free:
             return tr, "play.hokum.partner-led-exception"
+        # nl Spelregels: "Of hij/zij moet een van de Juryleden kaarten spelen in het geval van
+        # Hokom rondes" -- void: a trump, even with the partner ahead
+        if self.K["trump_when_partner_winning"] == "always":
+            return tr, "play.hokum.trump-when-partner-winning"
         return h, None
 
     def _announce_rule(self, s, c, ev):
@@ -899,8 +931,10 @@ class Hand:
             # de Projekte 1 "nur, wenn noch keiner ein höheres angesagt hat": every name
             # declared, not only the best one, must be at least the opponents' highest
             mine = min(NAMERANK.get(n, 0) for n in names)
+            # lower_declaration: anyone reads "keiner" as anybody, the partner included
+            anyone = self.K["lower_declaration"] == "anyone"
             for o, ps in self.decls:
-                if o & 1 != s & 1 and any(NAMERANK[p[1]] > mine for p in ps):
+                if o != s and (anyone or o & 1 != s & 1) and any(NAMERANK[p[1]] > mine for p in ps):
                     return "play.declare.lower-than-declared"
             if self.tricks:
                 # nl: only a project higher than the player before him (the one who plays just
@@ -997,14 +1031,15 @@ class Hand:
 
     def _finish(self):
         self._credit_projects()         # after every declaration (nl: up to the third card)
-        t = self.trump
+        t, K = self.trump, self.K
         bal = [False, False]
         if t != SUN:
             kq = (1 << (t * 8 + 1)) | (1 << (t * 8 + 2))
             for s in range(4):
                 if self.initial[s] & kq == kq:
                     hp = self._cred.get(s, [])
-                    if (self.baloot_said[s] or _baloot_auto(hp, t)) and not _baloot_blocked(hp, t):
+                    if (self.baloot_said[s] or _baloot_auto(hp, t, K)) and \
+                            not _baloot_blocked(_baloot_cancellers(hp, self.split(s), K), t, K):
                         bal[s & 1] = True
         self.baloot_credit = {"NS": bal[0], "EW": bal[1]}
         sun = t == SUN

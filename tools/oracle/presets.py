@@ -45,6 +45,19 @@ PRESETS = {
         # vergeet het te laten zien, heeft de andere speler het recht zijn project te laten zien
         # voordat hij zijn derde kaart speelt."
         "late_projects": "until_third_card",
+        # nl Opmerkingen: "Als één (niet allebei) van de Baloot-kaarten in een ander project zit, kan
+        # de Baloot niet worden gedeclareerd. en als beide Baloot-kaarten in een "100"-project
+        # zitten, kan de Baloot niet worden gedeclareerd." -- in a project of the hand, shown or not
+        "baloot_cancelled_when": "held",
+        # nl Spelregels: "een speler die geen kaarten van de geleide kleur heeft, mag een
+        # willekeurige kaart spelen. Of hij/zij moet een van de Juryleden kaarten spelen in het
+        # geval van Hokom rondes." -- void in Hokum: a trump, whoever is ahead, beatable or not
+        "trump_when_partner_winning": "always",
+        "undertrump": "forced",
+        # nl Scoren: "Zodra een ronde voorbij is, moet de score van elk team worden opgeteld bij de
+        # totale score" with "Ronde score = score (naar dichtstbijzijnde 10) dan delen door 10":
+        # each team's own points, each rounded on its own (no "rest of 16")
+        "other_team_points": "own",
     },
 
     "saudi-federation": {
@@ -82,6 +95,12 @@ PRESETS = {
         "undertrump": "free",
         # smsf 5-3: hundreds of four of a kind in Hokum rank Aces first (= default: four Aces 100)
         "four_aces_hokum": "hundred",
+        # smsf 5-6: "inside a shown sequence it counts even if not announced"; 5-8: "no Baloot when
+        # a hundred of Kings or of Queens is shown" -- a 100 sequence does not cancel it
+        "baloot_in_hundred": "counts",
+        # smsf 8-2: "no Ashkal in round two for a player who passed ("wala")" -- "wala" is the
+        # round-two pass: a player who has not passed in round two may answer a Hokum with Ashkal
+        "ashkal_round_two": True,
     },
 
     # de Varianten: "in Riad, dürfen der dritte Spieler und der Geber auch in der zweiten Runde
