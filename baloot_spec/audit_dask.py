@@ -12,7 +12,9 @@ and yields the reports exactly as the one-process reader would have produced the
 A task only reads: run twice (Dask runs again the tasks of a worker that died), it gives the
 same answer, and each answer is taken once, by its key (the run, the file, the range).
 A file that cannot be read (gone, unreadable, not UTF-8) gives the reports read before the
-trouble, then one unreadable entry for the file, and the run goes on, as in one process.
+trouble, then one unreadable entry for the file, and the run goes on, as in one process. (One
+difference: of a file that stops being UTF-8 part-way, one process reads the documents before
+the 8 KB block the text decoder fails on, the cluster those before the bad line.)
 """
 
 from __future__ import annotations

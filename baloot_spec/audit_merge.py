@@ -32,7 +32,10 @@ def merge(paths) -> dict:
     by_rule = Counter()
     by_file: dict = {}
     owner: dict = {}     # input file -> the report that audited it
-    for path in paths:
+    paths = list(paths)
+    for k, path in enumerate(paths):
+        if path in paths[:k]:
+            raise ReportError(f"{path}: given twice: merged, its inputs would count twice")
         for file, counts, rules in _inputs(path):
             if file in owner and owner[file] != path:
                 raise ReportError(f"{path}: input {file} was audited in {owner[file]} too: merged, it would count twice")
@@ -41,7 +44,7 @@ def merge(paths) -> dict:
             entry.update(counts)
             totals.update(counts)
             by_rule.update(rules)
-    return {"reports": len(list(paths)), "inputs": len(by_file), **{k: totals[k] for k in _COUNTS},
+    return {"reports": len(paths), "inputs": len(by_file), **{k: totals[k] for k in _COUNTS},
             "by_rule": dict(by_rule.most_common()),
             "by_file": {file: {k: counts[k] for k in _COUNTS} for file, counts in by_file.items()}}
 
