@@ -156,7 +156,7 @@ def connect(address: str):
         workers = int(count) if count else (os.cpu_count() or 1)
         import logging
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.ERROR)
+                                           dashboard_address=":0", silence_logs=logging.ERROR)
         return distributed.Client(cluster), cluster
     try:
         return distributed.Client(address, timeout="10s"), None

@@ -56,7 +56,7 @@ def corpus(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                        silence_logs=50)
     with distributed.Client(cluster) as connected:
         yield connected
