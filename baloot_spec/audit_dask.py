@@ -3,7 +3,7 @@
 The client only plans: it lists the input files (as `log/reader.py` does), cuts each JSON Lines
 file into byte ranges (`jsonl_ranges.py`) and submits one task per range, and one per `.json`
 file. A worker opens the path itself (a shared filesystem: nothing but the path goes through the
-scheduler), audits every document of its range with the one-process code (`logcli._audit_item`)
+scheduler; a URL, s3:// or any other, through fsspec), audits every document of its range with the one-process code (`logcli._audit_item`)
 and sends back the reports, their line numbers counted within the range. The client takes the
 answers in input order, at most `window` tasks ahead of the first one it still waits for (its
 memory does not grow with the input), adds to each line the lines owned by the earlier ranges,
@@ -53,6 +53,9 @@ def plan(sources, range_bytes: int = DEFAULT_RANGE_BYTES) -> list[dict]:
     for source in sources:
         if source == "-":
             raise BalootError("--dask reads files the workers open themselves: standard input ('-') cannot be split")
+        if "://" in source:   # a URL fsspec opens (s3://, gs://, file://, ...): the workers open it too
+            parts.extend(_plan_url(source, range_bytes))
+            continue
         path = Path(source)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
@@ -77,6 +80,41 @@ def plan(sources, range_bytes: int = DEFAULT_RANGE_BYTES) -> list[dict]:
     return parts
 
 
+def _plan_url(source: str, range_bytes: int) -> list[dict]:
+    """The parts of a URL (a file, or a folder of .json/.jsonl files), listed with fsspec."""
+    try:
+        import fsspec
+        fs, root = fsspec.core.url_to_fs(source)
+        if fs.isdir(root):
+            files = sorted(f for f in fs.find(root) if f.endswith((".json", ".jsonl")))
+        elif fs.isfile(root):
+            files = [root]
+        else:
+            return [{"file": source, "kind": "missing", "start": 0, "end": 0, "index": 0, "last": True}]
+        sized = [(fs.unstrip_protocol(f), fs.size(f)) for f in files]
+    except ImportError:
+        raise BalootError(f"{source}: reading URLs needs fsspec ({EXTRA_HINT})") from None
+    except (OSError, ValueError) as exc:
+        return [{"file": source, "kind": "missing", "start": 0, "end": 0, "index": 0, "last": True, "why": f"cannot read: {exc}"}]
+    parts = []
+    for name, size in sized:
+        if not name.endswith(".jsonl"):
+            parts.append({"file": name, "kind": "json", "start": 0, "end": 0, "index": 0, "last": True})
+            continue
+        ranges = split(size or 0, range_bytes)
+        parts.extend({"file": name, "kind": "jsonl", "start": start, "end": end, "index": k, "last": k == len(ranges) - 1}
+                     for k, (start, end) in enumerate(ranges))
+    return parts
+
+
+def _opener(name: str, mode: str):
+    """How a worker opens a part's file: a plain path, or a URL through fsspec."""
+    if "://" in name:
+        import fsspec
+        return lambda: fsspec.open(name, mode, **({"encoding": "utf-8"} if mode == "r" else {}))
+    return lambda: open(name, mode, **({"encoding": "utf-8"} if mode == "r" else {}))
+
+
 def rules_key() -> dict:
     """What the client's rules are (rules_version and the digest of their content): a worker
     with other rules would give other findings."""
@@ -89,9 +127,11 @@ def rules_key() -> dict:
 _CHECKED_RULES: set = set()   # the rules keys this worker process has checked its rules against
 
 
-def audit_part(part: dict, override, key: dict) -> dict:
+def audit_part(part: dict, override, key: dict, compact: bool = False) -> dict:
     """Audit one part: {"reports": [...], "lines": lines owned, "error": reason or None,
-    "fatal": message or None}. Never raises for bad input; reads only, so it can be run again."""
+    "fatal": message or None}. Never raises for bad input; reads only, so it can be run again.
+    `compact`: the reports with nothing to say (no violation, error or note) are sent as one
+    entry that counts them ("documents": n), as the client needs no more of them."""
     from .logcli import _audit_item
     marker = repr(sorted(key.items()))
     if marker not in _CHECKED_RULES:
@@ -102,17 +142,18 @@ def audit_part(part: dict, override, key: dict) -> dict:
         _CHECKED_RULES.add(marker)
     name, reports = part["file"], []
     if part["kind"] == "missing":
-        return {"reports": [], "lines": 0, "error": "no such file or directory", "fatal": None}
+        return {"reports": [], "lines": 0, "error": part.get("why") or "no such file or directory", "fatal": None}
     if part["kind"] == "json":
         try:
-            with open(name, "r", encoding="utf-8") as stream:
+            with _opener(name, "r")() as stream:
                 text = stream.read()
         except UnicodeDecodeError as exc:
             return {"reports": [], "lines": 0, "error": f"not UTF-8 text: {exc.reason}", "fatal": None}
         except OSError as exc:
             return {"reports": [], "lines": 0, "error": f"cannot read: {exc.strerror or exc}", "fatal": None}
-        return {"reports": [_audit_item((name, None, text, None), override)], "lines": 0, "error": None, "fatal": None}
-    lines = read_range(lambda: open(name, "rb"), part["start"], part["end"])
+        reports = [_audit_item((name, None, text, None), override)]
+        return {"reports": _compacted(name, reports) if compact else reports, "lines": 0, "error": None, "fatal": None}
+    lines = read_range(_opener(name, "rb"), part["start"], part["end"])
     error = None
     try:
         while True:
@@ -122,7 +163,19 @@ def audit_part(part: dict, override, key: dict) -> dict:
         count = stop.value or 0
     except RangeReadError as exc:
         count, error = 0, exc.reason
+    if compact:
+        reports = _compacted(name, reports)
     return {"reports": reports, "lines": count, "error": error, "fatal": None}
+
+
+def _compacted(name: str, reports: list) -> list:
+    """The reports that say something, then one entry counting the clean ones (if any)."""
+    kept = [r for r in reports if r["violations"] or r["errors"] or r["notes"]]
+    clean = len(reports) - len(kept)
+    if clean:
+        kept.append({"file": name, "line": None, "documents": clean, "hands": sum(r["hands"] for r in reports) -
+                     sum(r["hands"] for r in kept), "violations": [], "notes": [], "errors": []})
+    return kept
 
 
 # ---------------------------------------------------------------- running (the client)
@@ -165,9 +218,10 @@ def connect(address: str):
 
 
 def reports(sources, override, address: str | None = None, client=None, range_bytes: int = DEFAULT_RANGE_BYTES,
-            progress=None, window: int | None = None):
+            progress=None, window: int | None = None, compact: bool = False):
     """Yield every document's report, in input order, audited by the cluster at `address` (or by
-    `client`, left open). `progress(hands, bytes_done, bytes_total)` is called as answers come."""
+    `client`, left open). `progress(hands, bytes_done, bytes_total)` is called as answers come.
+    `compact`: clean documents come as entries that count them ("documents": n, see audit_part)."""
     parts = plan(sources, range_bytes)
     own = client is None
     cluster = None
@@ -190,13 +244,17 @@ def reports(sources, override, address: str | None = None, client=None, range_by
                 if nxt is None:
                     break
                 number, part = nxt
-                future = client.submit(audit_part, part, override, key, pure=False,
+                future = client.submit(audit_part, part, override, key, compact, pure=False,
                                        key=f"baloot-audit-{run}-{number}")
                 pending.append((part, future))
             if not pending:
                 break
             part, future = pending.popleft()
-            answer = future.result()
+            try:
+                answer = future.result()
+            except Exception as exc:   # (a task the cluster gave up on: workers died again and again, ...)
+                raise BalootError(f"the Dask cluster failed on {part['file']} bytes {part['start']}-{part['end']}: "
+                                  f"{type(exc).__name__}: {exc}") from None
             future.release()
             if answer["fatal"]:
                 raise BalootError(answer["fatal"])

@@ -42,7 +42,7 @@ class JsonlReport:
         if report["file"] != self.file:
             self._end_input()
             self.file = report["file"]
-        self.counts["documents"] += 1
+        self.counts["documents"] += report.get("documents", 1)   # (clean documents counted together: audit_dask)
         self.counts["hands"] += report["hands"]
         self.counts["violations"] += len(report["violations"])
         self.counts["unreadable"] += 1 if report["errors"] else 0

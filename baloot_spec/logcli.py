@@ -60,7 +60,7 @@ def audit(args) -> int:
     progress = _Progress("hands audited", None, force=args.progress)
 
     def consume(report: dict) -> None:
-        totals["documents"] += 1
+        totals["documents"] += report.get("documents", 1)   # (--dask: clean documents may come counted together)
         totals["hands"] += report["hands"]
         totals["violations"] += len(report["violations"])
         totals["unreadable"] += 1 if report["errors"] else 0
@@ -85,9 +85,12 @@ def audit(args) -> int:
         from .audit_dask import RateProgress, reports as dask_reports
         if args.jobs > 1:
             raise _Usage("--jobs and --dask are two ways to run in parallel: give one")
+        if args.dask_range < 1024:
+            raise _Usage(f"--dask-range takes a number of bytes of at least 1024, not {args.dask_range}")
         progress.enabled = False   # (the rate line below says more: hands/s and an ETA)
         rate = RateProgress(force=args.progress)
-        for report in dask_reports(args.logs, override, args.dask, range_bytes=args.dask_range, progress=rate):
+        for report in dask_reports(args.logs, override, args.dask, range_bytes=args.dask_range, progress=rate,
+                                   compact=not args.json):
             consume(report)
         rate.done()
     elif args.jobs > 1 and os.name != "posix":

@@ -77,6 +77,11 @@ def test_cluster_findings_equal_one_process_on_planted_faults(corpus, client):
     assert sum(len(r["violations"]) for r in expected) >= 20
     assert sum(1 for r in expected if r["errors"]) == 4   # bad JSON, schema, not UTF-8, missing
     assert len(audit_dask.plan([str(corpus)], RANGE)) > 20   # many ranges, so the cuts were exercised
+    # compact (what the CLI asks for without --json): the same findings, the clean documents counted
+    compact = list(audit_dask.reports(sources, None, client=client, range_bytes=RANGE, compact=True))
+    assert [r for r in compact if "documents" not in r] == [r for r in expected if r["violations"] or r["errors"] or r["notes"]]
+    assert sum(r.get("documents", 1) for r in compact) == len(expected)
+    assert sum(r["hands"] for r in compact) == sum(r["hands"] for r in expected)
 
 
 def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(corpus, client):
@@ -147,3 +152,27 @@ def test_bad_dask_arguments_are_usage_errors(corpus, capsys):
     assert "standard input" in capsys.readouterr().err
     assert main(["audit", str(corpus / "single.json"), "--dask", "local:1", "--jobs", "2"]) == 2
     assert "--jobs and --dask" in capsys.readouterr().err
+    assert main(["audit", str(corpus / "single.json"), "--dask", "local:1", "--dask-range", "10"]) == 2
+    assert "at least 1024" in capsys.readouterr().err
+    assert main(["audit", str(corpus / "single.json"), "--dask", "nonsense://x"]) == 2
+    assert "cannot reach the Dask scheduler at nonsense://x" in capsys.readouterr().err
+
+
+def test_a_running_scheduler_by_its_address(corpus, client, capsys):
+    log = str(corpus / "hands.jsonl")
+    one = main(["audit", log])
+    expected = capsys.readouterr().out.splitlines()
+    assert main(["audit", log, "--dask", client.scheduler.address, "--dask-range", "4096"]) == one == 2
+    got = capsys.readouterr().out.splitlines()
+    timed = lambda lines: [line for line in lines if not line.startswith("audited ")]   # (the line with the time)
+    assert timed(got) == timed(expected) and len(got) == len(expected) > 20
+
+
+def test_a_url_is_read_by_the_workers_through_fsspec(corpus, client):
+    """(file:// here; s3://, gs://... the same way, with their fsspec packages on the workers)"""
+    expected = one_process([str(corpus)])
+    got = list(audit_dask.reports([f"file://{corpus}"], None, client=client, range_bytes=RANGE))
+    assert json.loads(json.dumps(got).replace(f"file://{corpus}", str(corpus))) == expected
+    gone = list(audit_dask.reports([f"file://{corpus}/none.jsonl"], None, client=client))
+    assert gone == [{"file": f"file://{corpus}/none.jsonl", "line": None, "hands": 0, "violations": [], "notes": [],
+                     "errors": [{"path": "$", "message": "no such file or directory"}]}]
