@@ -3,7 +3,7 @@
 The client only plans: it lists the input files (as `log/reader.py` does), cuts each JSON Lines
 file into byte ranges (`jsonl_ranges.py`) and submits one task per range, and one per `.json`
 file. A worker opens the path itself (a shared filesystem: nothing but the path goes through the
-scheduler; a URL, s3:// or any other, through fsspec), audits every document of its range with the one-process code (`logcli._audit_item`)
+scheduler; a URL, s3:// or any other, through fsspec), audits every document of its range with the one-process code (`logcli._audit_item`, passed in)
 and sends back the reports, their line numbers counted within the range. The client takes the
 answers in input order, at most `window` tasks ahead of the first one it still waits for (its
 memory does not grow with the input), adds to each line the lines owned by the earlier ranges,
@@ -127,12 +127,13 @@ def rules_key() -> dict:
 _CHECKED_RULES: set = set()   # the rules keys this worker process has checked its rules against
 
 
-def audit_part(part: dict, override, key: dict, compact: bool = False) -> dict:
+def audit_part(part: dict, override, key: dict, compact: bool, audit_one) -> dict:
     """Audit one part: {"reports": [...], "lines": lines owned, "error": reason or None,
     "fatal": message or None}. Never raises for bad input; reads only, so it can be run again.
     `compact`: the reports with nothing to say (no violation, error or note) are sent as one
-    entry that counts them ("documents": n), as the client needs no more of them."""
-    from .logcli import _audit_item
+    entry that counts them ("documents": n), as the client needs no more of them. `audit_one`
+    is the one-process audit of a document (`logcli._audit_item`, sent by name)."""
+    _audit_item = audit_one
     marker = repr(sorted(key.items()))
     if marker not in _CHECKED_RULES:
         mine = rules_key()
@@ -217,11 +218,12 @@ def connect(address: str):
         raise BalootError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def reports(sources, override, address: str | None = None, client=None, range_bytes: int = DEFAULT_RANGE_BYTES,
-            progress=None, window: int | None = None, compact: bool = False):
+def reports(sources, override, audit_one, address: str | None = None, client=None,
+            range_bytes: int = DEFAULT_RANGE_BYTES, progress=None, window: int | None = None, compact: bool = False):
     """Yield every document's report, in input order, audited by the cluster at `address` (or by
     `client`, left open). `progress(hands, bytes_done, bytes_total)` is called as answers come.
-    `compact`: clean documents come as entries that count them ("documents": n, see audit_part)."""
+    `compact`: clean documents come as entries that count them ("documents": n, see audit_part).
+    `audit_one(item, override)`: the audit of one document, run by the workers."""
     parts = plan(sources, range_bytes)
     own = client is None
     cluster = None
@@ -244,7 +246,7 @@ def reports(sources, override, address: str | None = None, client=None, range_by
                 if nxt is None:
                     break
                 number, part = nxt
-                future = client.submit(audit_part, part, override, key, compact, pure=False,
+                future = client.submit(audit_part, part, override, key, compact, audit_one, pure=False,
                                        key=f"baloot-audit-{run}-{number}")
                 pending.append((part, future))
             if not pending:

@@ -89,7 +89,7 @@ def audit(args) -> int:
             raise _Usage(f"--dask-range takes a number of bytes of at least 1024, not {args.dask_range}")
         progress.enabled = False   # (the rate line below says more: hands/s and an ETA)
         rate = RateProgress(force=args.progress)
-        for report in dask_reports(args.logs, override, args.dask, range_bytes=args.dask_range, progress=rate,
+        for report in dask_reports(args.logs, override, _audit_item, args.dask, range_bytes=args.dask_range, progress=rate,
                                    compact=not args.json):
             consume(report)
         rate.done()

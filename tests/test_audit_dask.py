@@ -70,7 +70,7 @@ def one_process(sources):
 def test_cluster_findings_equal_one_process_on_planted_faults(corpus, client):
     sources = [str(corpus), str(corpus / "missing.jsonl")]
     expected = one_process(sources)
-    got = list(audit_dask.reports(sources, None, client=client, range_bytes=RANGE))
+    got = list(audit_dask.reports(sources, None, _audit_item, client=client, range_bytes=RANGE))
     assert got == expected
     rules = {v["rule"] for r in expected for v in r["violations"]}
     assert "play.not-in-hand" in rules and len(rules) >= 2   # planted cards, and the claimed card points
@@ -78,7 +78,7 @@ def test_cluster_findings_equal_one_process_on_planted_faults(corpus, client):
     assert sum(1 for r in expected if r["errors"]) == 4   # bad JSON, schema, not UTF-8, missing
     assert len(audit_dask.plan([str(corpus)], RANGE)) > 20   # many ranges, so the cuts were exercised
     # compact (what the CLI asks for without --json): the same findings, the clean documents counted
-    compact = list(audit_dask.reports(sources, None, client=client, range_bytes=RANGE, compact=True))
+    compact = list(audit_dask.reports(sources, None, _audit_item, client=client, range_bytes=RANGE, compact=True))
     assert [r for r in compact if "documents" not in r] == [r for r in expected if r["violations"] or r["errors"] or r["notes"]]
     assert sum(r.get("documents", 1) for r in compact) == len(expected)
     assert sum(r["hands"] for r in compact) == sum(r["hands"] for r in expected)
@@ -98,7 +98,7 @@ def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(corpus, 
             os.kill(pid, signal.SIGKILL)
             killed.append(address)
 
-    got = list(audit_dask.reports(sources, None, client=client, range_bytes=RANGE // 4, progress=kill_one))
+    got = list(audit_dask.reports(sources, None, _audit_item, client=client, range_bytes=RANGE // 4, progress=kill_one))
     assert killed, "no worker was killed"
     assert got == expected
     # the nanny starts a new worker in its place; wait for it, for the tests after this one
@@ -117,7 +117,7 @@ def test_a_file_gone_mid_run_is_unreadable_and_the_run_goes_on(corpus, client, t
             doomed.unlink()
 
     sources = [str(first), str(doomed), str(last)]
-    got = list(audit_dask.reports(sources, None, client=client, range_bytes=1 << 20, progress=remove, window=1))
+    got = list(audit_dask.reports(sources, None, _audit_item, client=client, range_bytes=1 << 20, progress=remove, window=1))
     gone = [r for r in got if r["file"] == str(doomed)]
     assert gone == [{"file": str(doomed), "line": None, "hands": 0, "violations": [], "notes": [],
                      "errors": [{"path": "$", "message": "cannot read: No such file or directory"}]}]
@@ -171,8 +171,8 @@ def test_a_running_scheduler_by_its_address(corpus, client, capsys):
 def test_a_url_is_read_by_the_workers_through_fsspec(corpus, client):
     """(file:// here; s3://, gs://... the same way, with their fsspec packages on the workers)"""
     expected = one_process([str(corpus)])
-    got = list(audit_dask.reports([f"file://{corpus}"], None, client=client, range_bytes=RANGE))
+    got = list(audit_dask.reports([f"file://{corpus}"], None, _audit_item, client=client, range_bytes=RANGE))
     assert json.loads(json.dumps(got).replace(f"file://{corpus}", str(corpus))) == expected
-    gone = list(audit_dask.reports([f"file://{corpus}/none.jsonl"], None, client=client))
+    gone = list(audit_dask.reports([f"file://{corpus}/none.jsonl"], None, _audit_item, client=client))
     assert gone == [{"file": f"file://{corpus}/none.jsonl", "line": None, "hands": 0, "violations": [], "notes": [],
                      "errors": [{"path": "$", "message": "no such file or directory"}]}]
