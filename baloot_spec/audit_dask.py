@@ -282,26 +282,34 @@ def reports(sources, override, audit_one, address: str | None = None, client=Non
 
 
 class RateProgress:
-    """A progress line on stderr: hands, hands per second, share of the input's bytes, ETA
-    (only on a terminal unless forced)."""
+    """A progress line on stderr: hands, hands per second, share of the input's bytes, ETA (only
+    on a terminal unless forced). Rates are counted from the first answer, so that the start of
+    the cluster does not make the ETA of a long run too long."""
 
     def __init__(self, force: bool):
         self.enabled = force or sys.stderr.isatty()
-        self.started = time.monotonic()
+        self.first = None   # (time, hands, bytes) at the first answer
         self.last = 0.0
-        self.line = ""
+        self.state = (0, 0, 1)
 
     def __call__(self, hands: int, done: int, total: int) -> None:
+        self.state = (hands, done, total)
         now = time.monotonic()
-        if not self.enabled or now - self.last < 0.5:
-            return
-        self.last = now
-        elapsed = max(now - self.started, 1e-9)
-        rate = hands / elapsed
-        eta = elapsed * (total - done) / done if done else 0.0
-        self.line = f"{hands} hands audited, {rate:.0f} hands/s, {100 * done / total:.0f}% of the input, ETA {eta:.0f} s"
-        print(f"\r{self.line}", end="", file=sys.stderr, flush=True)
+        if self.first is None:
+            self.first = (now, hands, done)
+        if self.enabled and now - self.last >= 0.5:
+            self.last = now
+            print(f"\r{self._line(now)}", end="", file=sys.stderr, flush=True)
+
+    def _line(self, now: float) -> str:
+        hands, done, total = self.state
+        since, hands0, done0 = self.first or (now, hands, done)
+        elapsed = max(now - since, 1e-9)
+        rate = (hands - hands0) / elapsed
+        speed = (done - done0) / elapsed
+        eta = f"ETA {(total - done) / speed:.0f} s" if speed > 0 and done < total else ("done" if done >= total else "ETA ?")
+        return f"{hands} hands audited, {rate:.0f} hands/s, {100 * done / total:.0f}% of the input, {eta}   "
 
     def done(self) -> None:
-        if self.enabled and self.last:
-            print(f"\r{self.line}", file=sys.stderr)
+        if self.enabled and self.first is not None:
+            print(f"\r{self._line(time.monotonic())}", file=sys.stderr)
