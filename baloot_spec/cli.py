@@ -242,6 +242,14 @@ def _log_commands(commands) -> None:
     audit.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
     audit.add_argument("--html", metavar="FILE", help="also write an HTML replay of the (single) log, each violation "
                                                       "marked at its event (see `baloot replay --html`)")
+    audit.add_argument("--jsonl", metavar="FILE", help="also write every finding (violation, unreadable document, "
+                       "claimed-score difference) as JSON Lines as it is found, one summary line per input file and "
+                       "one for the run ('-' for stdout); combine shards' reports with `baloot audit merge`")
+    audit.add_argument("--dask", metavar="ADDRESS", help="audit on a Dask cluster: a scheduler's address "
+                       "(tcp://host:8786) or local[:N] (N worker processes here, default the core count); the "
+                       "workers read the files themselves from the same paths (needs pip install 'baloot-spec[dask]')")
+    audit.add_argument("--dask-range", type=int, default=4 << 20, metavar="BYTES",
+                       help="with --dask: the bytes of a JSON Lines file one task reads (default 4 MiB)")
     _log_variant_options(audit, "audit")
 
     replay = commands.add_parser("replay", help="tell a recorded game hand by hand",
@@ -262,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
+        if argv[:2] == ["audit", "merge"]:  # combine --jsonl reports (audit_merge.py has its own options)
+            from .audit_merge import run_merge_cli
+            return run_merge_cli(argv[2:])
         if argv[:1] == ["perft"]:  # perft has its own options (baloot perft --help)
             from .perft import run_perft_cli
             return run_perft_cli(argv[1:])

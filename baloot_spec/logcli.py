@@ -76,7 +76,7 @@ def audit(args) -> int:
     progress = _Progress("hands audited", None, force=args.progress)
 
     def consume(report: dict) -> None:
-        totals["documents"] += 1
+        totals["documents"] += report.get("documents", 1)   # (--dask: clean documents may come counted together)
         totals["hands"] += report["hands"]
         totals["violations"] += len(report["violations"])
         totals["unreadable"] += 1 if report["errors"] else 0
@@ -88,8 +88,28 @@ def audit(args) -> int:
             _print_report(report)
         progress.tick(totals["hands"])
 
-    items = read_raw(args.logs)
-    if args.jobs > 1 and os.name != "posix":
+    stream_out = _open_jsonl(args)   # --jsonl FILE: findings written as they are found (audit_stream.py)
+    if stream_out is not None:
+        inner = consume
+
+        def consume(report: dict) -> None:
+            stream_out[1].add(report)
+            inner(report)
+
+    items = read_raw(args.logs) if not getattr(args, "dask", None) else ()
+    if getattr(args, "dask", None):   # the same audit on a Dask cluster (audit_dask.py)
+        from .audit_dask import RateProgress, reports as dask_reports
+        if args.jobs > 1:
+            raise _Usage("--jobs and --dask are two ways to run in parallel: give one")
+        if args.dask_range < 1024:
+            raise _Usage(f"--dask-range takes a number of bytes of at least 1024, not {args.dask_range}")
+        progress.enabled = False   # (the rate line below says more: hands/s and an ETA)
+        rate = RateProgress(force=args.progress)
+        for report in dask_reports(args.logs, override, _audit_item, args.dask, range_bytes=args.dask_range, progress=rate,
+                                   compact=not args.json):
+            consume(report)
+        rate.done()
+    elif args.jobs > 1 and os.name != "posix":
         print("baloot: --jobs needs POSIX pipes; auditing in one process", file=sys.stderr)
     if args.jobs > 1 and os.name == "posix":
         from .parallel import ordered_map, start_method
@@ -114,6 +134,10 @@ def audit(args) -> int:
     summary = {"documents": totals["documents"], "hands": totals["hands"], "violations": totals["violations"],
                "unreadable": totals["unreadable"], "by_rule": dict(by_rule.most_common()), "seconds": round(elapsed, 3),
                "hands_per_second": round(totals["hands"] / elapsed, 1) if elapsed > 0 else None}
+    if stream_out is not None:
+        stream_out[1].finish(summary)
+        if stream_out[0] is not sys.stdout:
+            stream_out[0].close()
     if args.json:
         print(json.dumps({"summary": summary, "documents": reports}, indent=2))
     else:
@@ -127,6 +151,20 @@ def audit(args) -> int:
         print("baloot: error: the input holds no log document", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_FOUND if totals["violations"] else EXIT_OK
+
+
+def _open_jsonl(args):
+    """(stream, JsonlReport) for `--jsonl FILE`, or None; a usage error if it cannot be written."""
+    path = getattr(args, "jsonl", None)
+    if not path:
+        return None
+    from .audit_stream import JsonlReport
+    from .cli import _Usage
+    try:
+        stream = sys.stdout if path == "-" else open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise _Usage(f"cannot write {path}: {exc.strerror or exc}") from None
+    return stream, JsonlReport(stream, args.logs)
 
 
 def _audit_html(args) -> None:

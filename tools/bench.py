@@ -192,7 +192,12 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3,
                         help="engine replays (and the simulate/audit runs) alternate this many times; the best time of each counts")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--audit-dask", metavar="FILE", help="only the audit on a LocalCluster(2) against --jobs 2 and "
+                        "one process, on this JSON Lines file (tools/bench_dask.py)")
     args = parser.parse_args(argv)
+    if args.audit_dask:
+        from bench_dask import main as bench_dask
+        return bench_dask(args.audit_dask, args.repeat, args.json)
     baloot = [sys.executable, "-m", "baloot_spec"]
     out = {}
     out["bytecode_compiled"] = compile_package()
