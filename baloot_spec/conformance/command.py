@@ -72,7 +72,7 @@ def run(args) -> int:
     from .markdown import markdown_report
     from .report import dump_report, feature_table, json_report, totals
     from .runner import ERROR, FAIL
-    from .status import is_expected_failure, is_unexpected
+    from .status import NOT_APPLICABLE, is_expected_failure, is_unexpected
 
     timeout = 10.0 if getattr(args, "timeout", None) is None else float(args.timeout)
     jobs = 1 if getattr(args, "jobs", None) is None else int(args.jobs)
@@ -98,11 +98,9 @@ def run(args) -> int:
     target = None
     if args.preset or args.sets or args.overlays:
         from ..cli import _parse_sets
-        from ..rules import load_variant
-        from .harness import Target
-        rules = load_variant(args.preset or "default", _parse_sets(args.sets), args.overlays)
+        from .harness import target_of
         label = (args.preset or "default") + "".join(f" {s}" for s in args.sets) + "".join(f" +{o}" for o in args.overlays)
-        target = Target(rules.hash, label)
+        target = target_of(args.preset or "default", _parse_sets(args.sets), args.overlays, label)
     for path, option in ((args.json_out, "--json"), (getattr(args, "junit", None), "--junit"),
                          (getattr(args, "markdown", None), "--markdown")):
         _writable(path, option)
@@ -111,7 +109,7 @@ def run(args) -> int:
     if expected_file:
         expected = load_expected_failures(expected_file)
 
-    cases = load_corpus()
+    cases = load_corpus(cases_dir=_cases_dir())
     chosen = select_cases(cases, select, exclude, args.id_pattern)
     if not chosen:
         print("baloot: error: no case matches the selection", file=sys.stderr)
@@ -133,6 +131,11 @@ def run(args) -> int:
     if show_progress:
         print(file=sys.stderr)
     outcomes = result.outcomes
+    if target is not None and outcomes and all(o.status == NOT_APPLICABLE for o in outcomes):
+        print(f"baloot: error: no case applies to {target.label}: {len(outcomes)} cases were written for variants that "
+              f"differ from it on a knob they depend on (conformance/dependencies.json){_overlay_hint(args)}; "
+              f"e.g. {outcomes[0].case.id}: {outcomes[0].message}", file=sys.stderr)
+        return 2
     stale = apply_expected_failures(outcomes, expected, [c.id for c in cases], expected_file or "")
 
     for outcome in outcomes:
@@ -171,3 +174,20 @@ def run(args) -> int:
                "--markdown")
     failing = any(is_unexpected(o) for o in outcomes) or bool(stale)
     return EXIT_FOUND if failing else EXIT_OK
+
+
+def _cases_dir():
+    """BALOOT_CASES_DIR: run the case files of another folder (e.g. one written by `conformance
+    derive`) instead of conformance/cases."""
+    folder = os.environ.get("BALOOT_CASES_DIR")
+    if not folder:
+        return None
+    from pathlib import Path
+    if not Path(folder).is_dir():
+        raise UsageProblem(f"BALOOT_CASES_DIR={folder}: not a folder")
+    return Path(folder)
+
+
+def _overlay_hint(args) -> str:
+    return (" or answered differently under the overlay; `baloot conformance derive` writes a corpus re-expected "
+            "under it") if args.overlays else ""

@@ -377,11 +377,29 @@ class Run:
 
 @dataclass(frozen=True)
 class Target:
-    """The variant a run is restricted to (--preset, --set, --overlay): a case applies when its
-    own variant resolves to the same rules (the same variant hash)."""
+    """The variant a run is restricted to (--preset, --set, --overlay). With `variant` and `knobs`
+    (what command.py gives) a case applies when its own variant agrees with the target on every
+    knob the case depends on (conformance/dependencies.json) and the reference engine confirms
+    its expectation under the target; it is then run under the target's rules. Without them, or
+    for a case the dependencies file does not list, it applies when its own variant resolves to
+    the same rules (the same variant hash)."""
 
     hash: str
     label: str
+    variant: dict | None = None       # the case `variant` field of the target
+    knobs: dict | None = None         # every knob's value under the target
+    overlays: tuple = ()              # the overlay names the target applies
+
+
+def target_of(preset: str | None, sets: dict | None = None, overlays: list | None = None, label: str | None = None) -> Target:
+    """The Target of --preset/--set/--overlay (RulesError, located, if the variant does not resolve)."""
+    from ..rules import load_variant
+    from .retarget import variant_spec
+    rules = load_variant(preset or "default", sets or {}, overlays or [])
+    label = label or (preset or "default") + "".join(f" {k}={v}" for k, v in (sets or {}).items()) + \
+        "".join(f" +{o}" for o in overlays or ())
+    return Target(rules.hash, label, variant_spec(preset or "default", sets, overlays), dict(rules.variant.knobs),
+                  tuple(rules.variant.overlays))
 
 
 def case_variant_hash(case: Case) -> str:
@@ -396,9 +414,40 @@ def _variant_hash(preset: str, sets: tuple, overlays: tuple) -> str:
     return load_variant(preset, dict(sets), list(overlays)).hash
 
 
+def case_for(case: Case, target: Target | None) -> Case:
+    """The case as it is run for `target`: moved to the target's variant where it applies by its
+    knobs, else as written."""
+    if target is None or target.variant is None or case.depends_on is None:
+        return case
+    from .retarget import retarget
+    return retarget(case, target.variant)
+
+
+def _by_knobs(case: Case, target: Target) -> str | None:
+    """Why a listed case does not apply to the target (None: it applies)."""
+    from .retarget import knobs_agree, own_knobs
+    if knobs_agree(case, target.knobs, target.overlays):
+        if run_case(case_for(case, target)).status != PASS:
+            return (f"its knobs agree with {target.label} but the reference engine answers it differently there "
+                    f"(knobs acting together, or an overlay rule): `baloot conformance derive` re-expects it")
+        return None
+    own = own_knobs(case)
+    if own is None:
+        return "its own variant does not resolve"
+    differing = [k for k in case.depends_on if own.get(k) != target.knobs.get(k)]
+    if differing:
+        return "depends on " + ", ".join(f"{k} (written for {json.dumps(own.get(k))}, not {json.dumps(target.knobs.get(k))})"
+                                         for k in differing)
+    return f"written with other overlays than {target.label}"
+
+
 def applicability(case: Case, target: Target | None, claims: Claims) -> Outcome | None:
     """The outcome of a case that is not run (not applicable, unsupported), or None to run it."""
-    if target is not None:
+    if target is not None and target.knobs is not None and case.depends_on is not None:
+        why = _by_knobs(case, target)
+        if why is not None:
+            return Outcome(case, NOT_APPLICABLE, why)
+    elif target is not None:
         try:
             applies = case_variant_hash(case) == target.hash
         except BalootError:
@@ -407,7 +456,7 @@ def applicability(case: Case, target: Target | None, claims: Claims) -> Outcome 
             variant = case.data["variant"]
             written = variant.get("preset", "default") + "".join(f" {k}={v}" for k, v in (variant.get("set") or {}).items())
             return Outcome(case, NOT_APPLICABLE, f"written for {written}, not {target.label}")
-    missing = claims.missing(case)
+    missing = claims.missing(case_for(case, target))
     if missing:
         return Outcome(case, UNSUPPORTED, "not claimed by the engine: " + "; ".join(missing))
     return None
@@ -422,7 +471,7 @@ def run_in_process(cases: list, preset: Target | None = None, progress=None) -> 
         outcome = applicability(case, preset, everything)
         if outcome is None:
             began = time.perf_counter()
-            outcome = run_case(case)
+            outcome = run_case(case_for(case, preset))
             outcome.details["seconds"] = time.perf_counter() - began
             if outcome.status == FAIL:
                 outcome.message = describe_difference(case, outcome.expected, outcome.actual)
@@ -463,7 +512,7 @@ def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeo
         if outcome is not None:
             finished(index, outcome)
         else:  # grouped by variant: an engine process meets each variant in one stretch
-            todo.setdefault(json.dumps(variant_of(case), sort_keys=True), []).append(index)
+            todo.setdefault(json.dumps(variant_of(case_for(case, preset)), sort_keys=True), []).append(index)
     work: queue.Queue = queue.Queue()
     for indices in todo.values():
         for at in range(0, len(indices), chunk):
@@ -480,7 +529,7 @@ def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeo
                 for index in indices:
                     began = time.perf_counter()
                     try:
-                        outcome = drive_case(engine, cases[index])
+                        outcome = drive_case(engine, case_for(cases[index], preset))
                     except Exception as exc:  # a harness bug must not lose the run
                         outcome = Outcome(cases[index], ERROR, f"harness error: {type(exc).__name__}: {exc}")
                     outcome.details["seconds"] = time.perf_counter() - began
