@@ -341,6 +341,7 @@ def _derive_command(conf_commands) -> None:
 
 def _conformance_derive(args) -> int:
     from .conformance.derive import DeriveProblem, run
+    args.parsed_sets = _parse_sets(args.sets)
     try:
         return run(args)
     except DeriveProblem as exc:

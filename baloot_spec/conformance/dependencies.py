@@ -21,10 +21,10 @@ import json
 import time
 
 from ..resources import rules_dir
-from ..rules import load_variant
-from ..rules.loader import load_params, load_presets
+from ..errors import BalootError
+from ..rules.loader import check_constraints, load_constraints, load_params, load_presets
 from .corpus import Case, corpus_digest
-from .retarget import answer_status, own_knobs, resolved, spec_of, try_resolved, variant_spec
+from .retarget import answer_status, forget_rules, own_knobs, reference_answer, resolved, spec_of, try_resolved, variant_spec
 from .runner import PASS
 
 FORMAT = "baloot-dependencies/1"
@@ -49,14 +49,29 @@ def probe_values(knob, own) -> list:
     return [v for v in knob.values if v != own]
 
 
-def perturbations(variant: dict) -> list[tuple[str, object, dict]]:
-    """(knob, value, variant) for every single-knob change of `variant` the constraints accept."""
-    own = resolved(variant)[0]
+def canonical_variant(knobs: dict, overlays: tuple = ()) -> dict:
+    """The one variant spec used for a full knob assignment (every spec resolving to the same
+    knobs and overlays has the same rules: compiled once, whichever case asks)."""
+    params = load_params()
+    return variant_spec("default", {k: v for k, v in knobs.items() if v != params[k].default}, list(overlays))
+
+
+def refused(knobs: dict) -> bool:
+    """Whether the constraints of rules/params.yaml refuse this combination of knob values."""
+    try:
+        check_constraints(knobs, load_constraints(), "a perturbed variant")
+    except BalootError:
+        return True
+    return False
+
+
+def perturbations(knobs: dict) -> list[tuple[str, object, dict]]:
+    """(knob, value, knob values) for every single-knob change the constraints accept."""
     out = []
     for name, knob in load_params().items():
-        for value in probe_values(knob, own[name]):
-            moved = variant_spec(variant["preset"], dict(variant.get("set") or {}, **{name: value}), variant.get("overlays"))
-            if try_resolved(moved) is not None:
+        for value in probe_values(knob, knobs[name]):
+            moved = dict(knobs, **{name: value})
+            if not refused(moved):
                 out.append((name, value, moved))
     return out
 
@@ -67,23 +82,32 @@ def preset_variants() -> dict[str, dict]:
 
 def single_knob_dependencies(cases: list[Case], on_probe=None) -> dict[str, set]:
     """case id -> knobs whose single change (from the case's own variant) changes its answer.
-    on_probe(case, knob, value, variant, status) is called for every run (the oracle check)."""
-    by_variant: dict[str, list[Case]] = {}
-    for case in cases:
-        by_variant.setdefault(json.dumps(spec_of(case), sort_keys=True), []).append(case)
+    on_probe(case, knob, value, variant, status, answer) is called for every run (the oracle check).
+    The runs are grouped by the resulting knob assignment, so each variant is compiled once."""
+    work: dict[str, tuple[dict, list]] = {}
     found: dict[str, set] = {case.id: set() for case in cases}
-    for key, group in by_variant.items():
-        variant = json.loads(key)
-        if try_resolved(variant) is None:
+    probes: dict[str, list] = {}
+    for case in cases:
+        own = try_resolved(case.data["variant"])
+        if own is None:
             continue          # the case's own variant does not load: the corpus test reports it
-        for knob, value, moved in perturbations(variant):
-            load_variant(moved["preset"], moved["set"], moved.get("overlays"))
-            for case in group:
-                status = answer_status(case, moved)
-                if status != PASS:
-                    found[case.id].add(knob)
-                if on_probe:
-                    on_probe(case, knob, value, moved, status)
+        knobs, overlays = own
+        own_key = json.dumps(sorted(knobs.items()), default=str)
+        if own_key not in probes:
+            probes[own_key] = perturbations(knobs)
+        for knob, value, moved in probes[own_key]:
+            key = json.dumps([sorted(moved.items()), list(overlays)], default=str)
+            work.setdefault(key, (canonical_variant(moved, overlays), []))[1].append((case, knob, value))
+    for number, (variant, items) in enumerate(work.values(), 1):
+        for case, knob, value in items:
+            status, answer, _why = reference_answer(case, variant)
+            if status != PASS:
+                found[case.id].add(knob)
+            if on_probe:
+                on_probe(case, knob, value, variant, status, answer)
+        if number % 50 == 0:
+            forget_rules()    # thousands of variants: keep the memory bounded
+    forget_rules()
     return found
 
 

@@ -84,14 +84,14 @@ def write_corpus(result: dict, out: Path, label: str, sources: dict) -> None:
 
 
 def run(args) -> int:
-    """The `conformance derive` command (exit 0; 2 through DeriveProblem / RulesError)."""
-    from ..cli import _parse_sets
+    """The `conformance derive` command (exit 0; 2 through DeriveProblem / RulesError).
+    `args.parsed_sets` holds the --set values as a dict (cli.py parses them)."""
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise DeriveProblem(f"--out {args.out}: exists and is not a folder")
     if out.is_dir() and any(out.iterdir()) and not args.force:
         raise DeriveProblem(f"--out {args.out}: the folder is not empty (give --force to write into it anyway)")
-    sets = _parse_sets(args.sets)
+    sets = dict(args.parsed_sets)
     overlays = [str(Path(o).resolve()) if Path(o).suffix in (".yaml", ".yml") else o for o in args.overlays]
     variant = variant_spec(args.preset or "default", sets, overlays)
     load_variant(variant["preset"], sets, overlays)          # a located RulesError (exit 2) before any work

@@ -24,6 +24,7 @@ from .process import EngineFailure, EngineProcess
 from .protocol import KIND_COMMANDS, PROTOCOL, ProtocolError, check_response
 from .runner import ERROR, FAIL, PASS, Outcome, difference, matches_expected, norm_card, canonical_action, run_case
 from .status import NOT_APPLICABLE, SKIPPED, UNSUPPORTED
+from .target import Target, case_for, run_for, target_of, why_not_applicable  # noqa: F401 (Target, target_of: this module's API)
 
 BUILTIN = {"name": "baloot-spec built-in engine", "version": __version__}
 HELLO_TIMEOUT = 10.0    # at least this long for the first answer: a JVM or a first compile starts slowly
@@ -375,33 +376,6 @@ class Run:
     seconds: float = 0.0
 
 
-@dataclass(frozen=True)
-class Target:
-    """The variant a run is restricted to (--preset, --set, --overlay). With `variant` and `knobs`
-    (what command.py gives) a case applies when its own variant agrees with the target on every
-    knob the case depends on (conformance/dependencies.json) and the reference engine confirms
-    its expectation under the target; it is then run under the target's rules. Without them, or
-    for a case the dependencies file does not list, it applies when its own variant resolves to
-    the same rules (the same variant hash)."""
-
-    hash: str
-    label: str
-    variant: dict | None = None       # the case `variant` field of the target
-    knobs: dict | None = None         # every knob's value under the target
-    overlays: tuple = ()              # the overlay names the target applies
-
-
-def target_of(preset: str | None, sets: dict | None = None, overlays: list | None = None, label: str | None = None) -> Target:
-    """The Target of --preset/--set/--overlay (RulesError, located, if the variant does not resolve)."""
-    from ..rules import load_variant
-    from .retarget import variant_spec
-    rules = load_variant(preset or "default", sets or {}, overlays or [])
-    label = label or (preset or "default") + "".join(f" {k}={v}" for k, v in (sets or {}).items()) + \
-        "".join(f" +{o}" for o in overlays or ())
-    return Target(rules.hash, label, variant_spec(preset or "default", sets, overlays), dict(rules.variant.knobs),
-                  tuple(rules.variant.overlays))
-
-
 def case_variant_hash(case: Case) -> str:
     variant = case.data["variant"]
     return _variant_hash(variant.get("preset", "default"), tuple(sorted((variant.get("set") or {}).items())),
@@ -414,37 +388,10 @@ def _variant_hash(preset: str, sets: tuple, overlays: tuple) -> str:
     return load_variant(preset, dict(sets), list(overlays)).hash
 
 
-def case_for(case: Case, target: Target | None) -> Case:
-    """The case as it is run for `target`: moved to the target's variant where it applies by its
-    knobs, else as written."""
-    if target is None or target.variant is None or case.depends_on is None:
-        return case
-    from .retarget import retarget
-    return retarget(case, target.variant)
-
-
-def _by_knobs(case: Case, target: Target) -> str | None:
-    """Why a listed case does not apply to the target (None: it applies)."""
-    from .retarget import knobs_agree, own_knobs
-    if knobs_agree(case, target.knobs, target.overlays):
-        if run_case(case_for(case, target)).status != PASS:
-            return (f"its knobs agree with {target.label} but the reference engine answers it differently there "
-                    f"(knobs acting together, or an overlay rule): `baloot conformance derive` re-expects it")
-        return None
-    own = own_knobs(case)
-    if own is None:
-        return "its own variant does not resolve"
-    differing = [k for k in case.depends_on if own.get(k) != target.knobs.get(k)]
-    if differing:
-        return "depends on " + ", ".join(f"{k} (written for {json.dumps(own.get(k))}, not {json.dumps(target.knobs.get(k))})"
-                                         for k in differing)
-    return f"written with other overlays than {target.label}"
-
-
 def applicability(case: Case, target: Target | None, claims: Claims) -> Outcome | None:
     """The outcome of a case that is not run (not applicable, unsupported), or None to run it."""
     if target is not None and target.knobs is not None and case.depends_on is not None:
-        why = _by_knobs(case, target)
+        why = why_not_applicable(case, target)
         if why is not None:
             return Outcome(case, NOT_APPLICABLE, why)
     elif target is not None:
@@ -471,7 +418,7 @@ def run_in_process(cases: list, preset: Target | None = None, progress=None) -> 
         outcome = applicability(case, preset, everything)
         if outcome is None:
             began = time.perf_counter()
-            outcome = run_case(case_for(case, preset))
+            outcome = run_for(case, preset)
             outcome.details["seconds"] = time.perf_counter() - began
             if outcome.status == FAIL:
                 outcome.message = describe_difference(case, outcome.expected, outcome.actual)

@@ -43,7 +43,7 @@ def _key(variant: dict) -> tuple:
 @lru_cache(maxsize=None)
 def _resolved(key: tuple):
     preset, sets, overlays = key
-    rules = load_variant(preset, {k: json.loads(v) for k, v in sets}, list(overlays))
+    rules = _rules(key)
     return dict(rules.variant.knobs), tuple(rules.variant.overlays)
 
 
@@ -58,6 +58,35 @@ def try_resolved(variant: dict):
         return resolved(variant)
     except BalootError:
         return None
+
+
+_RULES: dict = {}
+
+
+def _rules(key: tuple):
+    rules = _RULES.get(key)
+    if rules is None:
+        preset, sets, overlays = key
+        rules = _RULES[key] = load_variant(preset, {k: json.loads(v) for k, v in sets}, list(overlays))
+    return rules
+
+
+def forget_rules() -> None:
+    """Drop every compiled variant held here and by load_variant (memory; resolved knobs stay)."""
+    from ..rules import forget_compiled
+    _RULES.clear()
+    forget_compiled()
+
+
+def run_under(case: Case, variant: dict):
+    """The outcome of the case moved to `variant` (its rules loaded once per process, even for an
+    overlay given by path, which load_variant itself does not keep)."""
+    moved = retarget(case, variant)
+    try:
+        rules = _rules(_key(variant))
+    except BalootError:
+        return run_case(moved)          # the error outcome, with its message
+    return run_case(moved, rules)
 
 
 def own_knobs(case: Case) -> dict | None:
@@ -80,14 +109,14 @@ def knobs_agree(case: Case, knobs: dict, overlays: tuple) -> bool:
 
 def answer_status(case: Case, variant: dict) -> str:
     """pass / fail / error of the reference engine for the case moved to `variant`."""
-    return run_case(retarget(case, variant)).status
+    return run_under(case, variant).status
 
 
 def reference_answer(case: Case, variant: dict):
     """(status, answer): the reference engine's answer for the case under `variant`, in the shape
     of the case's `expect` (pass: the case's own expect; fail: the new answer; error: None with
     the reason as status detail)."""
-    outcome = run_case(retarget(case, variant))
+    outcome = run_under(case, variant)
     if outcome.status == PASS:
         return PASS, case.data["expect"], ""
     if outcome.status != FAIL:
