@@ -21,6 +21,8 @@ from baloot_spec.resources import conformance_dir
 from baloot_spec.rules.loader import load_presets
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import case_dependencies as case_dependencies_tool  # noqa: E402
 CASES = list(corpus())
 DOCUMENT = json.loads((conformance_dir() / "dependencies.json").read_text(encoding="utf-8"))
 PRESETS = sorted(load_presets())
@@ -33,10 +35,13 @@ def test_the_dependencies_file_is_current():
 
 def test_a_subset_recomputes_to_the_stored_knobs():
     """Every 40th case of the default variant, perturbed knob by knob again: the knobs found, plus
-    those the preset closure added (recorded in the file), are exactly the stored ones."""
+    those the preset closure added (recorded in the file), are exactly the stored ones; the
+    oracle agrees with every answer both engines give."""
     subset = [c for c in CASES if c.data["variant"] == {"preset": "default"}][::40]
     assert len(subset) >= 15
-    found = single_knob_dependencies(subset)
+    oracle = case_dependencies_tool.OracleCheck()
+    found = single_knob_dependencies(subset, on_probe=oracle)
+    assert oracle.disagreements == [] and oracle.counts["both answer, agree"] > 300, dict(oracle.counts)
     interactions = DOCUMENT.get("interactions", {})
     for case in subset:
         expected = set(DOCUMENT["cases"][case.id])
@@ -98,6 +103,7 @@ def test_set_variants_get_every_case_whose_knobs_agree(tmp_path, capsys):
     code, _, err = _cli(["--set", "ekka=false", "--set", "undertrump=forced", "--json", str(report), "--quiet"], capsys)
     assert code == 0, err
     target = target_of("default", {"ekka": "false", "undertrump": "forced"})
+    assert target.variant["set"] == {"ekka": False, "undertrump": "forced"}     # what an engine is sent: typed
     statuses = {c["id"]: c["status"] for c in json.loads(report.read_text())["cases"]}
     agree = {c.id for c in CASES if knobs_agree(c, target.knobs, ())}
     assert {i for i, s in statuses.items() if s == PASS} == agree

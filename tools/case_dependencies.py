@@ -24,7 +24,7 @@ import time
 from collections import Counter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "tools", "oracle")]
+sys.path.insert(0, ROOT)
 
 from baloot_spec.conformance.corpus import load_corpus  # noqa: E402
 from baloot_spec.conformance.dependencies import compute, dump  # noqa: E402
@@ -38,8 +38,7 @@ class OracleCheck:
     """Gives every (case, variant) the reference engine was asked to the oracle and counts."""
 
     def __init__(self):
-        import run_cases   # tools/oracle/run_cases.py (imports the oracle module itself)
-        self.oracle = run_cases
+        self.oracle = load_oracle_runner()
         self.counts = Counter()
         self.disagreements: list[dict] = []
 
@@ -73,6 +72,31 @@ class OracleCheck:
             self.counts["only the reference answers"] += 1
         else:
             self.counts["only the oracle answers"] += 1
+
+
+def load_oracle_runner():
+    """tools/oracle/run_cases.py, loaded so that its `import oracle` finds the module oracle.py
+    even where the tools/oracle package is already imported as `oracle` (a test session)."""
+    import importlib.util
+    folder = os.path.join(ROOT, "tools", "oracle")
+
+    def load(name, file):
+        spec = importlib.util.spec_from_file_location(name, os.path.join(folder, file))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    saved = {name: sys.modules.get(name) for name in ("oracle", "presets")}
+    try:
+        sys.modules["oracle"] = load("oracle", "oracle.py")
+        sys.modules["presets"] = load("presets", "presets.py")
+        return load("_oracle_run_cases", "run_cases.py")
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
 
 
 def load_default(knob: str):

@@ -93,8 +93,8 @@ def run(args) -> int:
         raise DeriveProblem(f"--out {args.out}: the folder is not empty (give --force to write into it anyway)")
     sets = dict(args.parsed_sets)
     overlays = [str(Path(o).resolve()) if Path(o).suffix in (".yaml", ".yml") else o for o in args.overlays]
-    variant = variant_spec(args.preset or "default", sets, overlays)
-    load_variant(variant["preset"], sets, overlays)          # a located RulesError (exit 2) before any work
+    rules = load_variant(args.preset or "default", sets, overlays)      # a located RulesError (exit 2) before any work
+    variant = variant_spec(args.preset or "default", {k: rules.variant.knobs[k] for k in sets}, overlays)
     label = (args.preset or "default") + "".join(f" {s}" for s in args.sets) + "".join(f" +{o}" for o in args.overlays)
     cases = load_corpus()
     result = derive_corpus(cases, variant)

@@ -36,7 +36,8 @@ def target_of(preset: str | None, sets: dict | None = None, overlays: list | Non
     rules = load_variant(preset or "default", sets or {}, overlays or [])
     label = label or (preset or "default") + "".join(f" {k}={v}" for k, v in (sets or {}).items()) + \
         "".join(f" +{o}" for o in overlays or ())
-    return Target(rules.hash, label, variant_spec(preset or "default", sets, overlays), dict(rules.variant.knobs),
+    typed = {k: rules.variant.knobs[k] for k in sets or {}}      # --set text ("false", "200") as the knob's type
+    return Target(rules.hash, label, variant_spec(preset or "default", typed, overlays), dict(rules.variant.knobs),
                   tuple(rules.variant.overlays))
 
 
