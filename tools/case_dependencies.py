@@ -41,6 +41,7 @@ class OracleCheck:
         self.oracle = load_oracle_runner()
         self.counts = Counter()
         self.disagreements: list[dict] = []
+        self.one_sided: list[dict] = []      # one engine answers, the other refuses the setup
 
     def __call__(self, case, knob, value, variant, status, answer) -> None:
         knobs, overlays = resolved(variant)
@@ -70,8 +71,15 @@ class OracleCheck:
             self.counts["neither answers (setup refused by both)"] += 1
         elif reference_answers:
             self.counts["only the reference answers"] += 1
+            self.one_sided.append({"case": case.id, "variant": variant, "answers": "reference", "oracle": verdict[1]})
         else:
             self.counts["only the oracle answers"] += 1
+            self.one_sided.append({"case": case.id, "variant": variant, "answers": "oracle", "reference": _why_of(case, variant)})
+
+
+def _why_of(case, variant) -> str:
+    from baloot_spec.conformance.retarget import reference_answer
+    return reference_answer(case, variant)[2]
 
 
 def load_oracle_runner():
@@ -127,6 +135,7 @@ def main(argv=None) -> int:
     if check is not None:
         figures["oracle"] = dict(check.counts)
         figures["oracle_disagreements"] = check.disagreements
+        figures["oracle_one_sided"] = check.one_sided
     text = dump(document)
     stale = False
     if args.check:
@@ -147,6 +156,9 @@ def main(argv=None) -> int:
         print(f"{figures['cases_with_dependencies']} of {len(cases)} cases depend on at least one knob")
         if check is not None:
             print("oracle: " + "; ".join(f"{k}: {v}" for k, v in sorted(check.counts.items())))
+            for d in check.one_sided[:20]:
+                print(f"ONLY THE {d['answers'].upper()} ANSWERS {d['case']} under {json.dumps(d['variant'])}: "
+                      f"{json.dumps(d.get('oracle') or d.get('reference'), default=str)}")
             for d in check.disagreements[:20]:
                 print(f"DISAGREE {d['case']} under {json.dumps(d['variant'])}: reference {json.dumps(d['reference'])}"
                       f" oracle {json.dumps(d['oracle'], default=str)}")

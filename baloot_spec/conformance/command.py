@@ -109,7 +109,8 @@ def run(args) -> int:
     if expected_file:
         expected = load_expected_failures(expected_file)
 
-    cases = load_corpus(cases_dir=_cases_dir())
+    folder = _cases_dir()
+    cases = load_corpus(cases_dir=folder) if folder else load_corpus()
     chosen = select_cases(cases, select, exclude, args.id_pattern)
     if not chosen:
         print("baloot: error: no case matches the selection", file=sys.stderr)
