@@ -112,3 +112,19 @@ def test_a_bad_derived_field_is_a_located_case_error(tmp_path):
     with pytest.raises(CaseError) as info:
         load_corpus(cases_dir=path.parent)
     assert "derived" in str(info.value)
+
+
+def test_under_an_overlay_only_the_cases_the_reference_engine_confirms_apply(derived):
+    """`run --overlay`: a case applies when its knobs agree and the reference engine confirms its
+    expectation under the overlay: the cases derive keeps unchanged, not the re-expected ones."""
+    from baloot_spec.conformance.status import NOT_APPLICABLE
+    overlay, out = derived
+    target = target_of("default", {}, [str(overlay)])
+    outcomes = {o.case.id: o for o in run_in_process(CASES, target).outcomes}
+    assert {o.status for o in outcomes.values()} == {PASS, NOT_APPLICABLE}
+    re_expected = {c.id: c for c in load_corpus(cases_dir=out) if "derived" in c.data}
+    applied = {i for i, o in outcomes.items() if o.status == PASS}
+    assert len(applied) > 600 and not applied & set(re_expected)
+    baloot = [o for i, o in outcomes.items() if i in re_expected and "score.baloot-points" in
+              re_expected[i].data["derived"]["rules"]]
+    assert baloot and all("answers it differently" in o.message for o in baloot if o.case.data["variant"] == {"preset": "default"})
