@@ -88,13 +88,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every conformance case, each under the variant the case names, against the built-in "
                     "engine (in this process) or, with --engine, against an engine program spoken to over "
                     "baloot-protocol/1 (conformance/PROTOCOL.md). Each case ends as pass, fail, error, skipped, "
-                    "unsupported (not claimed by the engine's hello) or not applicable (--preset).",
+                    "unsupported (not claimed by the engine's hello) or not applicable (--preset). "
+                    "BALOOT_CASES_DIR=DIR runs the case files of DIR instead (e.g. from `conformance derive`).",
         epilog="Exit codes: 0 every selected case passes or is an expected failure, 1 otherwise (or a stale "
                "expected-failures entry), 2 usage error, unreadable input or an engine that cannot start.")
     run.add_argument("--engine", metavar="CMD",
                      help="the command that starts the engine (shell-split), e.g. 'node conformance/engines/node-sun/engine.js'")
-    run.add_argument("--preset", metavar="P", help="only the cases whose own variant resolves to this preset's rules "
-                                                    "(with --set/--overlay: to those rules); the others: not applicable")
+    run.add_argument("--preset", metavar="P", help="run every case that applies to this preset's rules (with --set/--overlay: "
+                                                    "to those rules), under those rules: its own variant agrees on every knob "
+                                                    "it depends on (conformance/dependencies.json); the others: not applicable")
     run.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE",
                      help="with --preset: the selected rules have this knob value (repeatable)")
     run.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE",
