@@ -66,17 +66,42 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "(preset, knob values, overlays, hash).")
     _variant_options(check)
     check.add_argument("--json", action="store_true", help="print the resolved variant as JSON")
-    diff = rules_commands.add_parser("diff", help="every knob and rule that differs between two presets",
-                                     description="List every knob value and every rule (by id) that differs between "
-                                                 "two presets, with the source of each value.")
-    diff.add_argument("preset_a", metavar="P")
-    diff.add_argument("preset_b", metavar="Q")
+    diff = rules_commands.add_parser(
+        "diff", help="every knob and rule that differs between two variants",
+        description="List every knob value and every rule item (by id) that differs between two variants, with the "
+                    "source of each. A variant is a preset name or 'preset=P,set=KNOB=VALUE,overlay=NAME|FILE' (set "
+                    "and overlay repeatable). --preset/--set/--overlay give one side, your own variant: B when A is "
+                    "given, A when only --against is, else B against default.",
+        epilog="Examples: baloot rules diff default riyadh; baloot rules diff default --against "
+               "'preset=riyadh,set=kawesh=true,overlay=club.yaml'; baloot rules diff --overlay club.yaml")
+    diff.add_argument("preset_a", metavar="A", nargs="?", help="a variant (default: default)")
+    diff.add_argument("preset_b", metavar="B", nargs="?", help="the variant compared with A")
+    diff.add_argument("--against", metavar="VARIANT", help="the variant compared with A (instead of B)")
+    diff.add_argument("--preset", metavar="P", help="your variant's preset")
+    diff.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE",
+                      help="your variant's knob value (repeatable)")
+    diff.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE",
+                      help="your variant's overlay (a name or a .yaml path; repeatable)")
     diff.add_argument("--json", action="store_true", help="print as JSON")
-    doc = rules_commands.add_parser("doc", help="generate rules/VARIANTS.md (the knob and preset tables)",
-                                    description="Write the table of every knob (values, default, meaning, sources) "
-                                                "and every preset to rules/VARIANTS.md, or print it.")
-    doc.add_argument("--out", metavar="FILE", help="where to write (default: rules/VARIANTS.md; '-' prints it)")
-    doc.add_argument("--check", action="store_true", help="exit 1 if the file is out of date instead of writing it")
+    names = rules_commands.add_parser(
+        "names", help="every name an expression may use, per phase, with its type and meaning",
+        description="List every name a rule expression may use in each context (a phase's rules and effects, "
+                    "functions, facts, scoring steps, match steps): state, the action's fields, functions, "
+                    "builtins, aggregates, constants and knobs, with its type (\"unknown\" where nothing declares "
+                    "it) and meaning. Taken from the compiler's own scopes for the variant given. The language "
+                    "itself: rules/LANGUAGE.md.")
+    _variant_options(names)
+    names.add_argument("--phase", metavar="P", help="only this phase (or: functions, facts, scoring, match)")
+    names.add_argument("--json", action="store_true", help="print as JSON")
+    doc = rules_commands.add_parser("doc", help="print rules/VARIANTS.md (the knob and preset tables)",
+                                    description="Print the table of every knob (values, default, meaning, sources) "
+                                                "and every preset, or write it with --out (the repository's copy: "
+                                                "--out rules/VARIANTS.md).")
+    doc.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output ('-': standard output)")
+    doc.add_argument("--check", action="store_true",
+                     help="exit 1 if FILE (default: the rules' VARIANTS.md) is out of date; write nothing")
+    doc.add_argument("--language", action="store_true",
+                     help="the expression language reference (rules/LANGUAGE.md) instead of the knob tables")
 
     variants = commands.add_parser("variants", help="list the presets and their sources")
     variants.add_argument("--json", action="store_true", help="print as JSON")
@@ -88,8 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every conformance case, each under the variant the case names, against the built-in "
                     "engine (in this process) or, with --engine, against an engine program spoken to over "
                     "baloot-protocol/1 (conformance/PROTOCOL.md). Each case ends as pass, fail, error, skipped, "
-                    "unsupported (not claimed by the engine's hello) or not applicable (--preset). "
-                    "BALOOT_CASES_DIR=DIR runs the case files of DIR instead (e.g. from `conformance derive`).",
+                    "unsupported (not claimed by the engine's hello) or not applicable (--preset).",
         epilog="Exit codes: 0 every selected case passes or is an expected failure, 1 otherwise (or a stale "
                "expected-failures entry), 2 usage error, unreadable input or an engine that cannot start.")
     run.add_argument("--engine", metavar="CMD",
@@ -106,9 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--exclude", action="append", default=[], metavar="FEATURES",
                      help="skip cases with one of these features (comma-separated, repeatable)")
     run.add_argument("--id", dest="id_pattern", metavar="PATTERN", help="only case ids matching this glob, e.g. 'play.ekka.*'")
+    run.add_argument("--cases", dest="case_paths", action="append", default=[], metavar="PATH",
+                     help="run the cases of this file or folder instead of the corpus (repeatable; validated like the "
+                          "corpus: schema, features, unique ids)")
     run.add_argument("--expected-failures", dest="expected_failures", metavar="FILE",
-                     help='JSON {"case-id": "reason"}: cases known to fail; a listed case that passes, or an id that '
-                          "names no case, is an error")
+                     help="cases known to fail, each with a reason: by case id or glob, rule id, knob=value or feature "
+                          "(conformance/ENGINES.md); an entry that matches nothing or no longer fails fails the run")
     run.add_argument("--json", dest="json_out", metavar="FILE", help="also write a JSON report to FILE ('-' for stdout)")
     run.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE (one testsuite per area)")
     run.add_argument("--markdown", metavar="FILE", help="also write a Markdown compliance table to FILE ('-' for stdout)")
@@ -117,6 +144,26 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--jobs", type=int, default=1, metavar="N",
                      help="engine processes run in parallel (with --engine; default: %(default)s)")
     run.add_argument("--quiet", action="store_true", help="print only failures and the totals")
+    run.add_argument("--setup", choices=("events", "position"), default=None,
+                     help="give every hand in this setup form only (conformance/PROTOCOL.md, Setup forms): 'position' "
+                          "starts each case that has one from its position (conformance/positions.json; the others are "
+                          "unsupported), 'events' from its deal and events. Default: in process events; with --engine "
+                          "the position where the case has one and the engine's hello accepts it, else events")
+    games = conf_commands.add_parser(
+        "games", help="replay the recorded games (conformance/games/) through an engine, step by step",
+        description="Replay game logs (baloot-log/1) through an engine program over baloot-protocol/1: before every "
+                    "event the engine's turn and legal set are compared with the log's rules, the event must be "
+                    "accepted, and each hand's claimed results are compared with the engine's. The first divergence "
+                    "of each game is reported with the rule that decides it.",
+        epilog="Exit codes: 0 every game agrees (or is not claimed by the engine), 1 a game diverges or errs, "
+               "2 usage error or an engine that cannot start.")
+    games.add_argument("paths", nargs="*", metavar="LOG", help="log files or folders (default: conformance/games)")
+    games.add_argument("--engine", metavar="CMD", help="the command that starts the engine (default: the built-in engine)")
+    games.add_argument("--setup", choices=("events", "position"), default=None,
+                       help="give hands in this form only ('position': each hand from the start of its play)")
+    games.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per response (default: %(default)s)")
+    games.add_argument("--json", dest="json_out", metavar="FILE", help="also write a JSON report to FILE ('-' for stdout)")
+    games.add_argument("--quiet", action="store_true", help="print only divergences, errors and the totals")
     _derive_command(conf_commands)
     _log_commands(commands)
     commands.add_parser("perft", add_help=False,
@@ -155,6 +202,8 @@ def _log_commands(commands) -> None:
     audit.add_argument("--json", action="store_true", help="print the report as JSON")
     audit.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     audit.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
+    audit.add_argument("--html", metavar="FILE", help="also write an HTML replay of the (single) log, each violation "
+                                                      "marked at its event (see `baloot replay --html`)")
     _log_variant_options(audit, "audit")
 
     replay = commands.add_parser("replay", help="tell a recorded game hand by hand",
@@ -163,6 +212,11 @@ def _log_commands(commands) -> None:
     replay.add_argument("log", metavar="LOG", help="a .json or .jsonl log ('-' for stdin)")
     replay.add_argument("--hand", type=int, metavar="K", help="only hand K (from 1)")
     replay.add_argument("--json", action="store_true", help="the same facts as JSON")
+    replay.add_argument("--sheet", action="store_true",
+                        help="the score sheet as players keep it: one line per hand (dealer, contract, doubling, card "
+                             "points, projects and Baloot, written scores, running match score), then the result")
+    replay.add_argument("--html", metavar="FILE", help="write one self-contained HTML page to step through the game "
+                                                       "(the table, the legal actions, the scoring in words, the sheet)")
     _log_variant_options(replay, "replay")
 
 
@@ -183,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
             return _rules_diff(args)
         if args.command == "rules" and args.rules_command == "doc":
             return _rules_doc(args)
+        if args.command == "rules" and args.rules_command == "names":
+            return _rules_names(args)
         if args.command == "variants":
             return _variants(args)
         if args.command in ("simulate", "audit", "replay"):
@@ -192,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
             return _conformance_run(args)
         if args.command == "conformance" and args.conformance_command == "derive":
             return _conformance_derive(args)
+        if args.command == "conformance" and args.conformance_command == "games":
+            return _conformance_games(args)
         parser.print_help()
         return EXIT_USAGE
     except _Usage as exc:
@@ -240,7 +298,7 @@ def _rules_check(args) -> int:
     print(f"rules ok: {len(counts['files'])} files, {counts['rules']} rules, {counts['functions']} functions, "
           f"phases {' -> '.join(counts['phases'])}")
     print(f"preset:   {described['preset']}")
-    print(f"hash:     {described['hash']}")
+    print(f"hash:     {described['hash']} (rules_version {described['rules_version']})")
     if described["overlays"]:
         print(f"overlays: {', '.join(described['overlays'])}")
     print("knobs:")
@@ -251,47 +309,94 @@ def _rules_check(args) -> int:
     return EXIT_OK
 
 
+def _diff_sides(args):
+    """Which two variants `rules diff` compares (rules/diff.py reads the variant syntax)."""
+    from .rules.diff import VariantSpec, parse_spec
+    a = parse_spec(args.preset_a) if args.preset_a else None
+    b = parse_spec(args.preset_b) if args.preset_b else None
+    if args.against:
+        if b is not None:
+            raise _Usage("give the second variant as B or as --against, not both")
+        b = parse_spec(args.against)
+    if args.preset or args.sets or args.overlays:
+        own = VariantSpec(args.preset or "default", _parse_sets(args.sets), list(args.overlays))
+        if a is not None and b is not None:
+            raise _Usage("two variants are named already: --preset/--set/--overlay would be a third")
+        if a is None and b is not None:
+            a = own
+        else:
+            b = own
+    return a or VariantSpec(), b or VariantSpec()
+
+
 def _rules_diff(args) -> int:
-    from .rules.docs import diff_variants
-    diff = diff_variants(args.preset_a, args.preset_b)
+    from .rules.diff import SpecError, diff_specs
+    try:
+        a, b = _diff_sides(args)
+    except SpecError as exc:
+        raise _Usage(str(exc)) from None
+    diff = diff_specs(a, b)
     if args.json:
         print(json.dumps(diff, indent=2, default=str))
         return EXIT_OK
-    a, b = args.preset_a, args.preset_b
-    print(f"{a} ({diff['a']['hash']}) vs {b} ({diff['b']['hash']}): {len(diff['knobs'])} knobs, {len(diff['rules'])} rules differ")
+    print(f"a: {a.label} ({diff['a']['hash']})")
+    print(f"b: {b.label} ({diff['b']['hash']})")
+    print(f"{len(diff['knobs'])} knobs, {len(diff['rules'])} rule items differ")
     for knob in diff["knobs"]:
-        print(f"  knob {knob['knob']}: {show(knob[a])} -> {show(knob[b])}")
-        print(f"      {a}: {knob['source ' + a]}")
-        print(f"      {b}: {knob['source ' + b]}")
+        print(f"  knob {knob['knob']}: {show(knob['a'])} -> {show(knob['b'])}")
+        print(f"      a: {knob['source a']}")
+        print(f"      b: {knob['source b']}")
     for rule in diff["rules"]:
-        print(f"  rule {rule['id']}: {rule['difference']} ({rule['source']})")
+        what = rule["difference"] + (f" ({', '.join(rule['fields'])})" if rule.get("fields") else "")
+        print(f"  {rule['section'][:-1] if rule['section'].endswith('s') else rule['section']} {rule['id']}: {what}")
+        if rule["difference"] == "changed":
+            print(f"      a: {rule['source a']}")
+            print(f"      b: {rule['source b']}")
+        else:
+            print(f"      {rule['source']}")
+    return EXIT_OK
+
+
+def _rules_names(args) -> int:
+    from .rules import load_variant
+    from .rules.names import NamesError, names_listing, names_text
+    variant = load_variant(args.preset, _parse_sets(args.sets), args.overlays).variant
+    try:
+        listing = names_listing(variant, args.phase)
+    except NamesError as exc:
+        raise _Usage(str(exc)) from None
+    print(json.dumps(listing, indent=2, default=str) if args.json else names_text(listing), end="\n" if args.json else "")
     return EXIT_OK
 
 
 def _rules_doc(args) -> int:
     from .resources import rules_dir
     from .rules.docs import variants_markdown
-    text = variants_markdown()
-    target = args.out or str(rules_dir() / "VARIANTS.md")
-    if target == "-":
-        print(text, end="")
-        return EXIT_OK
+    if args.language:
+        from .rules.language import language_markdown
+    text = language_markdown() if args.language else variants_markdown()
     if args.check:
+        default = "LANGUAGE.md" if args.language else "VARIANTS.md"
+        target = args.out if args.out and args.out != "-" else str(rules_dir() / default)
         try:
             current = open(target, encoding="utf-8").read()
         except OSError:
             current = None
         if current != text:
-            print(f"{target} is out of date: run `baloot rules doc`", file=sys.stderr)
+            print(f"{target} is out of date: run `baloot rules doc{' --language' if args.language else ''} --out {target}`",
+                  file=sys.stderr)
             return EXIT_FOUND
         print(f"{target} is up to date")
         return EXIT_OK
+    if not args.out or args.out == "-":
+        print(text, end="")
+        return EXIT_OK
     try:
-        with open(target, "w", encoding="utf-8") as handle:
+        with open(args.out, "w", encoding="utf-8") as handle:
             handle.write(text)
     except OSError as exc:
-        raise _Usage(f"cannot write {target}: {exc.strerror or exc}") from None
-    print(f"wrote {target}")
+        raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    print(f"wrote {args.out}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -329,7 +434,7 @@ def _derive_command(conf_commands) -> None:
                     "A case whose expectation holds is written as it is; one whose answer differs gets the new answer "
                     "and a `derived` field (its own variant and the rule ids that make the difference); one the "
                     "variant cannot answer (a setup event refused) is left out and counted. The files keep the "
-                    "layout of conformance/cases; run them with BALOOT_CASES_DIR=DIR baloot conformance run.",
+                    "layout of conformance/cases; run them with baloot conformance run --cases DIR.",
         epilog="Exit codes: 0 written, 2 usage error (a non-empty --out without --force, a bad variant).")
     derive.add_argument("--preset", metavar="P", help="the preset (default: default)")
     derive.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE",
@@ -347,6 +452,14 @@ def _conformance_derive(args) -> int:
     try:
         return run(args)
     except DeriveProblem as exc:
+        raise _Usage(str(exc)) from None
+
+
+def _conformance_games(args) -> int:
+    from .conformance.games import UsageProblem, command
+    try:
+        return command(args)
+    except UsageProblem as exc:
         raise _Usage(str(exc)) from None
 
 

@@ -92,6 +92,8 @@ def audit(args) -> int:
         for item in items:
             consume(_audit_item(item, override))
     progress.done()
+    if getattr(args, "html", None):
+        _audit_html(args)
     elapsed = time.perf_counter() - started
     summary = {"documents": totals["documents"], "hands": totals["hands"], "violations": totals["violations"],
                "unreadable": totals["unreadable"], "by_rule": dict(by_rule.most_common()), "seconds": round(elapsed, 3),
@@ -106,6 +108,23 @@ def audit(args) -> int:
     if totals["unreadable"]:
         return EXIT_USAGE
     return EXIT_FOUND if totals["violations"] else EXIT_OK
+
+
+def _audit_html(args) -> None:
+    """`audit --html FILE`: the HTML replay of the audited log(s), each violation at its event."""
+    import argparse
+    replay_args = argparse.Namespace(**{**vars(args), "log": None, "hand": None, "sheet": True, "json": False})
+    logs = list(args.logs)
+    if len(logs) != 1:
+        from .cli import _Usage
+        raise _Usage("--html takes one log (a file of one or more documents)")
+    replay_args.log = logs[0]
+    with open(os.devnull, "w") as quiet:   # the audit's report is the output; the replay only writes the page
+        saved, sys.stdout = sys.stdout, quiet
+        try:
+            replay(replay_args)
+        finally:
+            sys.stdout = saved
 
 
 def _audit_item(item, override) -> dict:
@@ -129,16 +148,17 @@ def _print_report(report: dict) -> None:
         print(f"{where}{position} {error['path']}: unreadable: {error['message']}")
     for violation in report["violations"]:
         source = f" ({violation['source']})" if violation.get("source") else ""
-        print(f"{where} {violation['path']}: {violation['rule']}: {violation['message']}{source}")
+        after = f" [after the earlier violation at {violation['after']}]" if violation.get("after") else ""
+        print(f"{where} {violation['path']}: {violation['rule']}: {violation['message']}{source}{after}")
     for note in report["notes"]:
         print(f"{where} note: {note}")
 
 
 def replay(args) -> int:
+    """Tell each hand of a log (the audit's walk: exit 1 when it finds violations, as `audit`)."""
     from .cli import _Usage
     from .log.reader import read_logs
-    from .replay import render_text, replay_hands
-    from .rules import load_variant
+    from .replay import render_text, replay_document
     items = list(read_logs([args.log]))
     bad = [item for item in items if item.errors]
     for item in bad:
@@ -146,24 +166,46 @@ def replay(args) -> int:
             print(f"baloot: {item.where} {error['path']}: {error['message']}", file=sys.stderr)
     if bad:
         return EXIT_USAGE
-    output = []
+    output, found = [], 0
     override = _override(args)
     for item in items:
-        variant = override or item.document["variant"]
-        rules = load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
-        stories = replay_hands(rules, item.document)
+        stories, report = replay_document(item, override, frames=bool(getattr(args, "html", None)))
+        if report.errors:
+            for error in report.errors:
+                print(f"baloot: {item.where} {error['path']}: {error['message']}", file=sys.stderr)
+            return EXIT_USAGE
+        count = len(item.document["hands"])
+        for k in range(len(stories), count):   # after the end of the match the audit stops
+            stories.append({"hand": k + 1, "dealer": item.document["hands"][k]["dealer"], "match_before": None,
+                            "stopped": "not replayed: the match was over before this hand (match.ended)"})
         if args.hand is not None:
-            if not 1 <= args.hand <= len(stories):
-                raise _Usage(f"--hand {args.hand}: {item.where} has {len(item.document['hands'])} hands")
+            if not 1 <= args.hand <= count:
+                raise _Usage(f"--hand {args.hand}: {item.where} has {count} hand{'s' if count != 1 else ''}")
             stories = [s for s in stories if s["hand"] == args.hand]
-        output.append({"log": item.where, "variant": rules.variant.describe(), "hands": stories})
-    if args.json:
+        found += len(report.violations)
+        entry = {"log": item.where, "variant": report.rules.variant.describe(), "hands": stories,
+                 "audit": report.as_json()}
+        if getattr(args, "sheet", False) or getattr(args, "html", None):
+            from .sheet import score_sheet
+            entry["sheet"] = score_sheet(report.rules, item.document, stories)
+        output.append(entry)
+    if getattr(args, "html", None):
+        from .replay_html import write_html
+        write_html(args.html, output)
+        print(f"wrote {args.html}", file=sys.stderr)
+    elif args.json:
+        if getattr(args, "sheet", False):
+            output = [{"log": e["log"], "variant": e["variant"], "sheet": e["sheet"]} for e in output]
         print(json.dumps(output if len(output) != 1 else output[0], indent=2))
     else:
         for entry in output:
             print(f"# {entry['log']}  (preset {entry['variant']['preset']}, variant {entry['variant']['hash']})\n")
-            print(render_text(entry["hands"]))
-    return EXIT_OK
+            if getattr(args, "sheet", False):
+                from .sheet import render_sheet
+                print(render_sheet(entry["sheet"]))
+            else:
+                print(render_text(entry["hands"]))
+    return EXIT_FOUND if found else EXIT_OK
 
 
 class _Progress:

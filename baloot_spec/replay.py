@@ -1,79 +1,155 @@
 """Tell a recorded game hand by hand, as a person reads a score sheet.
 
-The same facts come out as data (`--json`) and as text: the deal, the bidding, the doubling,
-each trick with its winner and points, the projects and Baloot, every scoring step in order
-(counting team, conversion, tie-break, multipliers, write-down) and the running match score.
+The replay is the audit's walk through the log (audit.py), watched: the same continuation past
+an illegal action, the same violations, the same match scores. Each hand's story holds the deal,
+the bidding, the doubling, each trick with its winner and points, the projects and Baloot, every
+scoring step in order and the running match score; with `frames` also the table after every
+event (for the HTML replay). A hand that cannot be replayed says why, and the next hands go on.
 """
 
 from __future__ import annotations
 
-from .engine.deal import DealError
-from .audit import as_played
-from .engine.hand import Hand, match_step
-from .errors import IllegalAction
+from .audit import Watch, audit_input
+from .explain import explained_steps
 from .text import plain, show
 
 
+def replay_document(item, override: dict | None = None, frames: bool = False) -> tuple[list[dict], object]:
+    """(one story per hand, the audit report) for a read, schema-checked log document."""
+    watcher = _Stories(frames)
+    report = audit_input(item, override, watcher)
+    rules = report.rules
+    if rules is not None:
+        watcher.finish(rules, report)
+    return watcher.stories, report
+
+
 def replay_hands(rules, document: dict) -> list[dict]:
-    """One story per hand of a log document (events the rules refuse are kept, and marked)."""
-    stories = []
-    scores = dict(document["match"].get("start") or {t: 0 for t in rules.table.teams})
-    for k, record in enumerate(document["hands"]):
-        story = {"hand": k + 1, "dealer": record["dealer"], "match_before": dict(scores)}
-        stories.append(story)
-        try:
-            hand = Hand(rules, record["dealer"], record["deal"], scores)
-        except DealError as exc:
-            story["stopped"] = str(exc)
-            break
-        story["deal"] = {"initial": {s: [c.text for c in cards] for s, cards in hand.state.initial.items()},
-                         "public": hand.state.public.text if hand.state.public else None}
-        story["calls"], story["tricks"], story["refused"] = [], [], []
-        for j, event in enumerate(record["events"]):
-            refusal = hand.check(event)
-            if refusal is not None:
-                story["refused"].append({"event": j, "rule": refusal.rule_id, "message": refusal.message})
-            tricks_before = len(hand.state.tricks)
+    """One story per hand of a log document under `rules` (kept for callers with rules at hand)."""
+    from .log.reader import LogInput
+    override = {"preset": rules.variant.preset, "set": dict(rules.variant.sets), "overlays": list(rules.variant.overlays)}
+    return replay_document(LogInput("-", None, document), override)[0]
+
+
+class _Stories(Watch):
+    """Builds the stories while the audit walks the document."""
+
+    def __init__(self, frames: bool):
+        self.stories: list[dict] = []
+        self.frames = frames
+        self._legal = None
+        self._turn = None
+        self._tricks = 0
+
+    def hand(self, k, record, scores):
+        self.stories.append({"hand": k + 1, "dealer": record["dealer"], "match_before": scores,
+                             "calls": [], "tricks": [], "refused": []})
+
+    def dealt(self, hand):
+        story = self.stories[-1]
+        S = hand.state
+        story["deal"] = {"initial": {s: [c.text for c in cards] for s, cards in S.initial.items()},
+                         "public": S.public.text if S.public else None}
+        if self.frames:
+            story["frames"] = [_frame(hand, None, None, None, None, None)]
+
+    def before(self, j, hand):
+        self._tricks = len(hand.state.tricks)
+        if self.frames:
             try:
-                hand.apply(as_played(rules, hand, event, refusal), force=refusal is not None)
-            except (IllegalAction, DealError) as exc:
-                story["stopped"] = f"events[{j}]: {exc}"
-                break
-            if event["type"] != "play":
-                story["calls"].append({k2: v for k2, v in event.items()})
-            if len(hand.state.tricks) > tricks_before:
-                trick = hand.state.tricks[-1]
-                points = _trick_points(rules, hand, trick)
-                story["tricks"].append({
-                    "number": len(hand.state.tricks), "leader": trick.leader, "winner": trick.winner, "points": points,
-                    "plays": [{"seat": p.seat, "card": p.card.text,
-                               **{a: getattr(p, a) for a in _announcements(rules) if getattr(p, a, None)}}
-                              for p in trick.plays]})
+                self._legal = [_legal_text(a) for a in hand.legal()]
+            except Exception:   # a position the rules cannot judge: shown without alternatives
+                self._legal = []
+            self._turn = hand.turn()
+
+    def event(self, j, hand, event, violation):
+        story = self.stories[-1]
+        S = hand.state
+        if violation is not None:
+            story["refused"].append({"event": j, "rule": violation.rule, "message": violation.message,
+                                     "source": violation.source, "legal": violation.legal, "after": violation.after})
+        if event.get("type") != _play_type(hand):
+            story["calls"].append(dict(event))
+        finished = None
+        if len(S.tricks) > self._tricks:
+            trick = S.tricks[-1]
+            finished = {"number": len(S.tricks), "leader": trick.leader, "winner": trick.winner,
+                        "points": _trick_points(hand.rules, hand, trick),
+                        "plays": [{"seat": p.seat, "card": p.card.text,
+                                   **{a: getattr(p, a) for a in _announcements(hand.rules) if getattr(p, a, None)}}
+                                  for p in trick.plays]}
+            story["tricks"].append(finished)
+        if self.frames:
+            story["frames"].append(_frame(hand, j, event, violation, self._legal, self._turn, finished))
+
+    def finished(self, k, hand, result, match):
+        story = self.stories[-1]
+        if hand is None:
+            return
         S = hand.state
         story["contract"] = {"mode": getattr(S, "mode", None), "trump": getattr(S, "trump", None),
                              "buyer": getattr(S, "buyer", None), "taker": getattr(S, "taker", None),
                              "raises": list(getattr(S, "raises", []) or []), "closed": bool(getattr(S, "locked", False))}
         if S.dealt and any(S.dealt.values()):
             story["dealt"] = {s: [c.text for c in cards] for s, cards in S.dealt.items()}
-        if not hand.is_over():
-            story.setdefault("stopped", f"the events end in the {hand.phase} phase")
-            break
-        result = hand.result()
+        if result is None:
+            return
         story["thrown_in"] = result["thrown_in"]
         story["next_dealer"] = result["next_dealer"]
         if not result["thrown_in"]:
             story["facts"] = plain(dict(hand.facts))
-            names = {name: step_id for name, step_id, _ in rules.scoring}
-            story["scoring"] = [{"step": names[name], "name": name, "value": plain(hand.score[name])}
-                                for name, _, _ in rules.scoring]
-            values = match_step(rules, scores, result)
-            scores = dict(values["new_scores"])
-            story["match_after"] = dict(scores)
-            if values["ended"]:
-                story["match_winner"] = values["winner"]
-        else:
-            story["match_after"] = dict(scores)
-    return stories
+            story["scoring"] = explained_steps(hand.rules, story["facts"],
+                                               [{"step": step_id, "name": name, "value": plain(hand.score[name])}
+                                                for name, step_id, _ in hand.rules.scoring])
+        if match is not None:
+            story["match_after"] = dict(match["new_scores"])
+            if match["ended"]:
+                story["match_winner"] = match["winner"]
+        elif result["thrown_in"] and story["match_before"] is not None:
+            story["match_after"] = dict(story["match_before"])
+
+    def finish(self, rules, report) -> None:
+        """Say why each hand that could not be told to its end stopped (from the audit's findings)."""
+        for story in self.stories:
+            base = f"$.hands[{story['hand'] - 1}]"
+            told = {(r["event"], r["rule"]) for r in story["refused"]}
+            for v in report.violations:   # refused events the hand could not go on from, and second refusals
+                if v.path.startswith(base + ".events[") and (int(v.path[len(base) + 8:-1]), v.rule) not in told:
+                    story["refused"].append({"event": int(v.path[len(base) + 8:-1]), "rule": v.rule, "message": v.message,
+                                             "source": v.source, "legal": v.legal, "after": v.after})
+            story["refused"].sort(key=lambda r: r["event"])
+            if "thrown_in" in story:
+                continue
+            reasons = [n[len(base) + 1:] for n in report.notes if n.startswith(base + ".") and "cannot be replayed" in n]
+            reasons += [f"{v.rule}: {v.message}" for v in report.violations if v.path.startswith(base + ".")
+                        and (v.rule in ("deal.invalid", "hand.incomplete") or v.path.startswith(base + ".deal."))]
+            story["stopped"] = "; ".join(dict.fromkeys(reasons)) or "the hand could not be replayed"
+
+
+def _play_type(hand) -> str | None:
+    return next((p.action for p in hand.rules.phases.values() if p.kind == "tricks"), None)
+
+
+def _frame(hand, j, event, violation, legal, turn, finished=None) -> dict:
+    """The table after event j (j None: as dealt): every seat's cards, the trick on the table."""
+    S = hand.state
+    trick = finished["plays"] if finished else [{"seat": p.seat, "card": p.card.text} for p in S.trick]
+    frame = {"event": j, "phase": S.phase, "hands": {s: [c.text for c in cards] for s, cards in S.hands.items()},
+             "trick": trick, "tricks_done": len(S.tricks), "turn_before": turn, "legal": legal}
+    if finished:
+        frame["won_by"] = finished["winner"]
+    if event is not None:
+        frame["action"] = dict(event)
+    if violation is not None:
+        frame["violation"] = {"rule": violation.rule, "message": violation.message, "source": violation.source,
+                              "legal": violation.legal, "after": violation.after}
+    return frame
+
+
+def _legal_text(action) -> str:
+    if "card" in action:
+        return " ".join([str(action["card"])] + [k for k, v in action.items() if k not in ("type", "card") and v is True])
+    return _call({"seat": "", **action}).strip()
 
 
 def _announcements(rules) -> list:
@@ -92,7 +168,7 @@ def render_text(stories: list[dict]) -> str:
     lines = []
     for story in stories:
         before = story["match_before"]
-        lines.append(f"Hand {story['hand']}  dealer {story['dealer']}  match {_teams(before)}")
+        lines.append(f"Hand {story['hand']}  dealer {story['dealer']}  match {_teams(before) if before else 'unknown'}")
         if "deal" in story:
             deal = story["deal"]
             lines.append("  deal      " + "  |  ".join(f"{s} {' '.join(c)}" for s, c in deal["initial"].items())
@@ -111,7 +187,8 @@ def render_text(stories: list[dict]) -> str:
                               for p in trick["plays"])
             lines.append(f"  trick {trick['number']:<2}  {plays}   -> {trick['winner']} ({trick['points']})")
         for refused in story.get("refused", []):
-            lines.append(f"  ILLEGAL   events[{refused['event']}]: {refused['rule']}: {refused['message']}")
+            after = "  [after an earlier violation]" if refused.get("after") else ""
+            lines.append(f"  ILLEGAL   events[{refused['event']}]: {refused['rule']}: {refused['message']}{after}")
         if story.get("thrown_in"):
             lines.append(f"  thrown in; the deal passes to {story['next_dealer']}")
         if "scoring" in story:
@@ -121,7 +198,8 @@ def render_text(stories: list[dict]) -> str:
                          f"baloot {_teams({t: 'yes' if v else '-' for t, v in facts['baloot'].items()})}")
             for step in story["scoring"]:
                 lines.append(f"    {step['step']:<28} {step['name']} = {_value(step['value'])}")
-            lines.append(f"  match     {_teams(story['match_after'])}" + (f"   match won by {story['match_winner']}" if story.get("match_winner") else ""))
+            if "match_after" in story:
+                lines.append(f"  match     {_teams(story['match_after'])}" + (f"   match won by {story['match_winner']}" if story.get("match_winner") else ""))
         if story.get("stopped"):
             lines.append(f"  stopped   {story['stopped']}")
         lines.append("")

@@ -74,6 +74,9 @@ def test_every_preset_has_600_applicable_cases_and_each_holds_there(preset):
     assert statuses.count(PASS) == applicable >= 600, (preset, statuses.count(PASS), applicable)
     assert statuses.count(FAIL) == statuses.count(ERROR) == 0
     assert DOCUMENT["presets"][preset] == applicable
+    # given as positions (derived under each case's own variant), the applicable cases hold too
+    from_positions = [o.status for o in run_in_process(CASES, target, setups=("position",)).outcomes]
+    assert from_positions.count(FAIL) == from_positions.count(ERROR) == 0
 
 
 def test_preset_cases_run_under_the_preset_rules():

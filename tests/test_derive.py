@@ -78,8 +78,7 @@ def test_a_derived_corpus_passes_under_its_variant_and_fails_under_another(deriv
 
 def test_the_derived_corpus_runs_through_the_cli(derived, monkeypatch, capsys):
     overlay, out = derived
-    monkeypatch.setenv("BALOOT_CASES_DIR", str(out))
-    code = main(["conformance", "run", "--quiet", "--id", "scoring.*"])
+    code = main(["conformance", "run", "--quiet", "--id", "scoring.*", "--cases", str(out)])
     captured = capsys.readouterr()
     assert code == 0 and " 0 failed" in captured.out
 

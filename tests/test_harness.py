@@ -260,7 +260,7 @@ def test_cli_reports_a_crash_with_the_stderr_tail_in_every_format(fake, tmp_path
     assert data["engine"]["name"] == "baloot-spec oracle" and data["run"]["engine_restarts"] == 1
     assert data["corpus"]["hash"] and data["corpus"]["cases"] == len(CASES)
     assert "crashing on purpose" in junit.read_text() and f'name="{crashed}"' in junit.read_text()
-    assert f"`{crashed}` | error" in md.read_text()
+    assert f"### `{crashed}`" in md.read_text() and "- **error**: engine exited" in md.read_text()
 
 
 def test_cli_expected_failures_accept_known_failures_and_cannot_go_stale(fake, tmp_path, capsys):

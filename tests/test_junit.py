@@ -50,7 +50,9 @@ def test_the_junit_report_is_valid_and_its_counts_add_up():
     root = ET.fromstring(text)
     suites = root.findall("testsuite")
     areas = list(dict.fromkeys(o.case.area for o in outcomes))
-    assert [s.get("name") for s in suites] == areas + ["expected-failures"]
+    assert [s.get("name") for s in suites] == areas + ["departures", "expected-failures"]
+    departures = suites[-2]
+    assert departures.get("tests") == "0" and "FAILURES BY RULE" in departures.find("system-out").text
     totals = Counter()
     for suite in suites:
         cases = suite.findall("testcase")

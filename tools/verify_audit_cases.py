@@ -12,8 +12,12 @@ For every case of kind `audit`, two checks, both with tools/oracle only (no balo
 2. The whole report. The log is audited by a small referee built on the oracle: every event is
    applied; a refused event that was physically possible (the seat's turn, the card held) is
    recorded and forced through (obligations bypassed, a refused announcement taken as not made),
-   while an event that cannot have happened (`turn.out-of-turn`, `play.not-in-hand`,
-   `phase.wrong-action`) is recorded and ends the check of the log; then the dealer, the match
+   and the check goes on from what the log records (conformance/LOGS.md): a card played out of
+   turn is played by its seat, the turn then passing to the first seat after the trick's first
+   card that has not played; a card the deal gave another seat is taken from it, which gets in
+   return the acting seat's card it later plays (else one the acting seat never plays); a call
+   out of turn, a card its holder plays later or that nobody holds, and `phase.wrong-action`
+   are recorded and end the check of the log; then the dealer, the match
    scores, `hand.incomplete`, every `claimed` value, `match.ended` and the claimed final scores
    and winner. Its violations must be exactly `expect.violations` (path and rule).
 
@@ -35,7 +39,6 @@ from oracle import oracle as O  # noqa: E402
 from verify_games import TEAMS, knobs_of, oracle_claims, _norm  # noqa: E402
 
 DEFAULT_DIR = os.path.join(ROOT, "conformance", "cases", "audit")
-STOPPING = ("turn.out-of-turn", "play.not-in-hand", "phase.wrong-action")
 CLAIM_RULE = {
     "thrown_in": "claimed.thrown_in", "buyer": "fact.buyer", "mode": "fact.mode", "trump": "claimed.trump",
     "card_points": "fact.card-points", "projects": "fact.projects", "counting_team": "score.counting-team",
@@ -72,6 +75,64 @@ def force(h: O.Hand, ev: dict) -> None:
             h.__dict__.pop(name, None)
 
 
+def _step(h: O.Hand, ev: dict, later: list, seats_in_trick: list, report):
+    """Apply one recorded event as the referee does, calling report(rule) for each refusal; the
+    seats that have played to the current trick after it, or None if the check of the log ends."""
+    in_play = h.phase() == O.PLAY and ev.get("type") == "play"
+    rule = h.check(ev)
+    while rule is not None:
+        report(rule)
+        if rule not in ("turn.out-of-turn", "play.not-in-hand"):
+            force(h, ev)
+            break
+        if not _take_as_recorded(h, ev, rule, later):
+            return None
+        rule = h.check(ev)           # made possible: judged again (an obligation too)
+    else:
+        h.apply(ev)
+    if in_play:
+        seats_in_trick = [] if not h.trick else seats_in_trick + [ev["seat"]]
+        if h.trick and h.cur is not None:
+            _resume(h, seats_in_trick)
+    return seats_in_trick
+
+
+def _take_as_recorded(h: O.Hand, ev: dict, rule: str, later: list) -> bool:
+    """Make an event refused as out of turn or not held possible (see the docstring); False if
+    it ends the check: a call out of turn, a card nobody holds or that its holder plays later."""
+    seat = O.SIX.get(ev.get("seat"))
+    if rule == "turn.out-of-turn":
+        if h.phase() != O.PLAY or ev.get("type") != "play" or seat is None:
+            return False
+        h.cur = seat
+        return True
+    card = O.CARD_IX.get(ev.get("card"))
+    holder = next((s for s in range(4) if s != seat and card is not None and h.hands[s] >> card & 1), None)
+    if holder is None or not h.hands[seat]:
+        return False
+    plays = [(O.SIX.get(e.get("seat")), O.CARD_IX.get(e.get("card"))) for e in later if e.get("type") == "play"]
+    if (holder, card) in plays:
+        return False
+    mine = [c for c in range(32) if h.hands[seat] >> c & 1]
+    by_holder = [c for s, c in plays if s == holder and c in mine]
+    by_seat = {c for s, c in plays if s == seat}
+    given = by_holder[0] if by_holder else next((c for c in mine if c not in by_seat), mine[0])
+    h.hands[seat] = (h.hands[seat] & ~(1 << given)) | (1 << card)
+    h.hands[holder] = (h.hands[holder] & ~(1 << card)) | (1 << given)
+    return True
+
+
+def _resume(h: O.Hand, seats_in_trick: list) -> None:
+    """The turn in a trick with a card out of turn: the first seat after the trick's first card
+    that has not played to it (counter-clockwise, seat i+1 after seat i)."""
+    first = O.SIX[seats_in_trick[0]]
+    for step in range(1, 4):
+        seat = (first + step) % 4
+        if O.SEATS[seat] not in seats_in_trick:
+            h.cur = seat
+            return
+
+
 def oracle_audit(doc: dict) -> list[dict]:
     """The violations (path, rule) the oracle-based referee reports for one log."""
     out = []
@@ -99,15 +160,12 @@ def oracle_audit(doc: dict) -> list[dict]:
         except O.Reject as exc:     # a refused cut (README "A deal"): at the record's field
             v(base + CUT_FIELD[exc.rule], exc.rule)
             return out
-        for j, ev in enumerate(rec.get("events") or []):
-            rule = h.check(ev)
-            if rule is None:
-                h.apply(ev)
-                continue
-            v("%s.events[%d]" % (base, j), rule)
-            if rule in STOPPING:
+        events = rec.get("events") or []
+        seats_in_trick = []                 # who played to the current trick, in order
+        for j, ev in enumerate(events):
+            seats_in_trick = _step(h, ev, events[j + 1:], seats_in_trick, lambda rule, j=j: v("%s.events[%d]" % (base, j), rule))
+            if seats_in_trick is None:
                 return out
-            force(h, ev)
         if h.result() is None:
             v(base + ".events", "hand.incomplete")
             return out
@@ -150,11 +208,11 @@ def fault_check(doc: dict, path: str, rule: str):
                 scores[t] += h.result()["written"][t]
     rec = doc["hands"][k]
     h = O.Hand(rec["dealer"], rec["deal"], dict(scores), knobs)
-    for ev in rec["events"][:j]:
-        try:
-            h.apply(ev)
-        except O.Reject:
-            force(h, ev)                # an earlier fault of the same hand, really played
+    seats_in_trick = []
+    for i, ev in enumerate(rec["events"][:j]):   # an earlier fault of the same hand: as the referee goes on
+        seats_in_trick = _step(h, ev, rec["events"][i + 1:], seats_in_trick, lambda rule: None)
+        if seats_in_trick is None:
+            return "the check of the hand ends before this event"
     try:
         h.apply(rec["events"][j])
     except O.Reject as exc:

@@ -70,9 +70,11 @@ def run(args) -> int:
     from .harness import EngineUnavailable, run_engine, run_in_process
     from .junit import junit_xml
     from .markdown import markdown_report
-    from .report import dump_report, feature_table, json_report, totals
-    from .runner import ERROR, FAIL
-    from .status import NOT_APPLICABLE, is_expected_failure, is_unexpected
+    from .console import failing as failing_outcomes, failure_lines
+    from .explain import explain_outcomes
+    from .grouping import console_lines
+    from .report import dump_report, feature_table, json_report, keys_table, totals
+    from .status import NOT_APPLICABLE, is_unexpected
 
     timeout = 10.0 if getattr(args, "timeout", None) is None else float(args.timeout)
     jobs = 1 if getattr(args, "jobs", None) is None else int(args.jobs)
@@ -109,8 +111,12 @@ def run(args) -> int:
     if expected_file:
         expected = load_expected_failures(expected_file)
 
-    folder = _cases_dir()
-    cases = load_corpus(cases_dir=folder) if folder else load_corpus()
+    case_paths = getattr(args, "case_paths", None) or []
+    if case_paths:
+        from .case_paths import load_case_paths
+        cases = load_case_paths(case_paths)
+    else:
+        cases = load_corpus()
     chosen = select_cases(cases, select, exclude, args.id_pattern)
     if not chosen:
         print("baloot: error: no case matches the selection", file=sys.stderr)
@@ -122,11 +128,12 @@ def run(args) -> int:
         if show_progress and (number % 25 == 0 or number == total):
             print(f"\r{number}/{total} cases", end="", file=sys.stderr, flush=True)
 
+    setups = (args.setup,) if getattr(args, "setup", None) else None
     if argv is None:
-        result = run_in_process(chosen, target, progress)
+        result = run_in_process(chosen, target, progress, setups=setups or ("events",))
     else:
         try:
-            result = run_engine(chosen, argv, target, timeout, jobs, progress)
+            result = run_engine(chosen, argv, target, timeout, jobs, progress, setups=setups)
         except EngineUnavailable as exc:
             raise UsageProblem(f"the engine {args.engine!r} cannot be used: {exc}") from None
     if show_progress:
@@ -137,30 +144,32 @@ def run(args) -> int:
               f"differ from it on a knob they depend on (conformance/dependencies.json){_overlay_hint(args)}; "
               f"e.g. {outcomes[0].case.id}: {outcomes[0].message}", file=sys.stderr)
         return 2
+    explain_outcomes(outcomes)
     stale = apply_expected_failures(outcomes, expected, [c.id for c in cases], expected_file or "")
 
-    for outcome in outcomes:
-        if outcome.status in (FAIL, ERROR):
-            note = f" [expected failure: {outcome.details['expected_failure']}]" if is_expected_failure(outcome) else ""
-            if args.quiet and note:
-                continue
-            print(f"{outcome.status.upper()} {outcome.case.id} ({outcome.case.path}): {outcome.message}{note}")
-            stderr = outcome.details.get("stderr")
-            if stderr:
-                for line in stderr.rstrip().splitlines()[-8:]:
-                    print(f"    stderr| {line}")
+    for outcome in failing_outcomes(outcomes, args.quiet):
+        print("\n".join(failure_lines(outcome)))
+    for line in console_lines(outcomes, args.quiet):
+        print(line)
     for entry in stale:
         print(f"STALE {expected_file}: {entry['id']!r} {entry['problem']} (reason given: {entry['reason']})")
     if not args.quiet:
         print(feature_table(outcomes))
+        table = keys_table(outcomes)
+        if table:
+            print(table)
     t = totals(outcomes)
     who = "built-in engine" if argv is None else f"{result.engine.get('name', '?')} {result.engine.get('version', '')}".strip()
     extra = f"; {t['expected_failures']} expected failures" if t["expected_failures"] else ""
     extra += f"; the engine was restarted {result.restarts} times" if result.restarts else ""
     print(f"conformance: {t['pass']} passed, {t['fail']} failed, {t['error']} errors, {t['skipped']} skipped, "
           f"{t['unsupported']} unsupported, {t['not_applicable']} not applicable of {t['total']} cases ({who}{extra})")
+    k = t["keys"]
+    print(f"expected keys: {k['pass']} passed, {k['fail']} failed, {k['unsupported']} not produced by the engine (unsupported)")
 
     selection = {"preset": args.preset, "select": select, "exclude": exclude, "id": args.id_pattern}
+    if case_paths:
+        selection["cases"] = list(case_paths)
     corpus = {"version": __version__, "cases": len(cases), "hash": corpus_digest(cases)}
     if args.json_out:
         xf = {"file": expected_file, "entries": len(expected), "stale": stale} if expected_file else None
@@ -175,18 +184,6 @@ def run(args) -> int:
                "--markdown")
     failing = any(is_unexpected(o) for o in outcomes) or bool(stale)
     return EXIT_FOUND if failing else EXIT_OK
-
-
-def _cases_dir():
-    """BALOOT_CASES_DIR: run the case files of another folder (e.g. one written by `conformance
-    derive`) instead of conformance/cases."""
-    folder = os.environ.get("BALOOT_CASES_DIR")
-    if not folder:
-        return None
-    from pathlib import Path
-    if not Path(folder).is_dir():
-        raise UsageProblem(f"BALOOT_CASES_DIR={folder}: not a folder")
-    return Path(folder)
 
 
 def _overlay_hint(args) -> str:

@@ -6,7 +6,7 @@ the new answer as `expect` and `derived: {"from": its own variant, "rules": [the
 make the difference]}`; a case the variant cannot answer (a setup event refused, a refused
 action now accepted) is left out and counted. Each case keeps its id, title, source and note;
 the files keep the layout of conformance/cases, so the folder is a corpus of its own (run it
-with BALOOT_CASES_DIR=DIR baloot conformance run ...).
+with baloot conformance run --cases DIR ...).
 
 Derived expectations come from the reference engine, not from a rulebook sentence: they say
 what these rules do, which is what a house-rules app wants checked.
@@ -118,5 +118,5 @@ def run(args) -> int:
             print(f"  left out {entry['id']}: {entry['reason']}", file=sys.stderr)
         if len(result["left_out"]) > 10:
             print(f"  ... and {len(result['left_out']) - 10} more (--json lists them all)", file=sys.stderr)
-        print(f"run it: BALOOT_CASES_DIR={os.fspath(out)} baloot conformance run [--engine CMD]")
+        print(f"run it: baloot conformance run --cases {os.fspath(out)} [--engine CMD]")
     return 0

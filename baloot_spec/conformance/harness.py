@@ -14,15 +14,18 @@ import json
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from .. import __version__
 from ..errors import BalootError
+from .capabilities import produced_keys, unproduced
+from .console import show_item
 from .corpus import Case
+from .positions import POSITION_KINDS, entry_of, run_case_from_position, setup_form
 from .process import EngineFailure, EngineProcess
 from .protocol import KIND_COMMANDS, PROTOCOL, ProtocolError, check_response
-from .runner import ERROR, FAIL, PASS, Outcome, difference, matches_expected, norm_card, canonical_action, run_case
+from .runner import ERROR, FAIL, Outcome, canonical_action, compared_outcome, difference, norm_card, run_case
 from .status import NOT_APPLICABLE, SKIPPED, UNSUPPORTED
 from .target import Target, case_for, run_for, target_of, why_not_applicable  # noqa: F401 (Target, target_of: this module's API)
 
@@ -47,12 +50,15 @@ class Claims:
     commands: frozenset = frozenset()
     overlays: frozenset = frozenset()
     everything: bool = False
+    hello: dict | None = None
+    setups: frozenset = frozenset({"events"})   # how new_hand may give a hand (PROTOCOL.md, Setup forms)
 
     @classmethod
     def from_hello(cls, hello: dict) -> "Claims":
         return cls(engine=dict(hello["engine"]), presets=frozenset(hello["presets"]), knobs=dict(hello["knobs"]),
                    features=frozenset(hello["features"]), commands=frozenset(hello["commands"]),
-                   overlays=frozenset(hello.get("overlays") or ()))
+                   overlays=frozenset(hello.get("overlays") or ()),
+                   setups=frozenset(hello.get("setups") or ("events",)), hello=hello)
 
     def missing(self, case: Case) -> list[str]:
         """What the case needs that the engine did not claim (empty: the case is run)."""
@@ -71,6 +77,11 @@ class Claims:
                 out.append(f"knob {knob}={json.dumps(value)}")
         out += [f"overlay {o}" for o in variant.get("overlays") or () if o not in self.overlays]
         out += [f"feature {f}" for f in case.features if f not in self.features]
+        keys = unproduced(self.hello, case.kind, case.data["expect"])
+        if keys:
+            out.append(keys)
+        if case.kind in KIND_COMMANDS and "new_hand" in KIND_COMMANDS[case.kind] and setup_form(case, self.setups) is None:
+            out.append("setup form events (this case has no position)" if entry_of(case) is None else "setup form events or position")
         return out
 
 
@@ -93,6 +104,7 @@ class ProtocolEngine:
         self.starts = 0
         self._start_failures = 0
         self._dead: str | None = None
+        self.setups = None    # the setup forms this run may send (None: any the engine accepts)
 
     @property
     def restarts(self) -> int:
@@ -179,6 +191,10 @@ class Errored(Exception):
 class SetupRefused(Exception):
     """The engine refused an event of the case's setup (the case cannot be run: error)."""
 
+    def __init__(self, message: str, index: int | None = None):
+        super().__init__(message)
+        self.index = index     # which setup event (None: not an event)
+
 
 # ---- one case through the protocol ---------------------------------------------------------------
 def variant_of(case: Case) -> dict:
@@ -201,7 +217,7 @@ def drive_case(engine: ProtocolEngine, case: Case) -> Outcome:
         text = context if isinstance(context, str) else json.dumps(context)
         return Outcome(case, ERROR, f"the engine reported an error: {text}", details=_stderr(engine))
     except SetupRefused as exc:
-        return Outcome(case, ERROR, str(exc))
+        return Outcome(case, ERROR, str(exc), details={} if exc.index is None else {"refused_event": exc.index})
     except ProtocolError as exc:
         return Outcome(case, ERROR, f"protocol: {exc}", details=_stderr(engine))
     except EngineFailure as exc:
@@ -209,12 +225,22 @@ def drive_case(engine: ProtocolEngine, case: Case) -> Outcome:
         if exc.stderr:
             details["stderr"] = exc.stderr
         return Outcome(case, ERROR, f"engine {exc.kind}: {exc.message}", details=details)
-    if matches_expected(expected, actual):
-        return Outcome(case, PASS)
-    return Outcome(case, FAIL, describe_difference(case, expected, actual), expected, actual)
+    outcome = compared_outcome(case, expected, actual, produced_keys(engine.hello, case.kind))
+    if outcome.status == FAIL:
+        outcome.message = describe_difference(case, expected, actual, outcome.keys)
+    return outcome
 
 
-def describe_difference(case: Case, expected, actual) -> str:
+def describe_difference(case: Case, expected, actual, keys: dict | None = None) -> str:
+    """What differs, in the keys that were compared (all of them without `keys`)."""
+    if keys is not None:
+        failed = [k for k, v in keys.items() if v == FAIL]
+        expected = {k: expected[k] for k in failed}
+        actual = {k: actual[k] for k in failed}
+    return _describe(case, expected, actual)
+
+
+def _describe(case: Case, expected, actual) -> str:
     """What differs, for people: a legal set as the missing and extra actions, else key by key."""
     if case.kind != "legal" or not isinstance(expected, dict) or not isinstance(actual, dict):
         return difference(expected, actual)
@@ -222,8 +248,8 @@ def describe_difference(case: Case, expected, actual) -> str:
     for key in ("turn", "phase"):
         if key in expected and expected[key] != actual.get(key):
             parts.append(f"{key}: expected {json.dumps(expected[key])}, got {json.dumps(actual.get(key))}")
-    wanted, got = set(expected["legal"]), set(actual.get("legal") or ())
-    if wanted != got:
+    wanted, got = set(expected.get("legal") or ()), set(actual.get("legal") or ())
+    if "legal" in expected and wanted != got:
         missing, extra = sorted(wanted - got), sorted(got - wanted)
         said = ([f"missing {', '.join(map(_show_action, missing))}"] if missing else []) + \
                ([f"not legal but offered {', '.join(map(_show_action, extra))}"] if extra else [])
@@ -232,11 +258,7 @@ def describe_difference(case: Case, expected, actual) -> str:
 
 
 def _show_action(text: str) -> str:
-    action = json.loads(text)
-    words = [action.get("type", "?")] + [str(action[k]) for k in ("call", "suit", "card") if k in action]
-    if action.get("closed"):
-        words.append("closed")
-    return " ".join(words)
+    return show_item(json.loads(text))
 
 
 def _stderr(engine: ProtocolEngine) -> dict:
@@ -246,19 +268,33 @@ def _stderr(engine: ProtocolEngine) -> dict:
 
 
 def _start_hand(engine: ProtocolEngine, case: Case) -> None:
+    """new_hand in a setup form the engine accepts (a position where the case has one), then the
+    events that follow it."""
     setup = case.data["setup"]
-    engine.ask("new_hand", variant=variant_of(case), dealer=setup["dealer"], deal=setup["deal"],
-               match_scores=dict(setup.get("match_scores") or {t: 0 for t in TEAMS}))
-    events = setup.get("events", [])
+    if setup_form(case, accepted_setups(engine)) == "position":
+        entry = entry_of(case)
+        engine.ask("new_hand", variant=variant_of(case), position=entry["position"])
+        events = entry["events"]
+    else:
+        engine.ask("new_hand", variant=variant_of(case), dealer=setup["dealer"], deal=setup["deal"],
+                   match_scores=dict(setup.get("match_scores") or {t: 0 for t in TEAMS}))
+        events = setup.get("events", [])
     if not events:
         return
     results = _apply(engine, events)
     for index, result in enumerate(results):
         if not result["accepted"]:
             raise SetupRefused(f"setup.events[{index}] {json.dumps(events[index])} was refused: "
-                               f"{result['rule']}: {result.get('message', '')}")
+                               f"{result['rule']}: {result.get('message', '')}", index)
     if len(results) != len(events):
         raise ProtocolError(f"apply answered {len(results)} results for {len(events)} events, all accepted")
+
+
+def accepted_setups(engine: ProtocolEngine) -> list:
+    """The setup forms the engine's hello accepts (default events), less those the run excludes."""
+    accepted = (engine.hello or {}).get("setups") or ["events"]
+    restricted = getattr(engine, "setups", None)
+    return [form for form in accepted if restricted is None or form in restricted]
 
 
 def _apply(engine: ProtocolEngine, events: list) -> list:
@@ -270,9 +306,11 @@ def _apply(engine: ProtocolEngine, events: list) -> list:
     return results
 
 
-def _query(engine: ProtocolEngine, what: list) -> dict:
+def _query(engine: ProtocolEngine, what: list, required: tuple = ()) -> dict:
+    """The answer to a query; a key asked for but left out is unsupported (not an error), except
+    those `required` to run the case at all."""
     response = engine.ask("query", what=what)
-    for key in what:
+    for key in required:
         if key not in response:
             raise ProtocolError(f"the query response has no {key!r} (asked for {', '.join(what)})")
     return response
@@ -281,12 +319,15 @@ def _query(engine: ProtocolEngine, what: list) -> dict:
 def _legal(engine, case):
     _start_hand(engine, case)
     expect = case.data["expect"]
-    what = ["turn", "legal"] + (["phase"] if "phase" in expect else [])
+    produced = produced_keys(engine.hello, "legal")
+    what = [k for k in ("turn", "legal", "phase") if k in expect and (produced is None or k in produced)]
     answer = _query(engine, what)
-    actual = {"turn": answer["turn"], "legal": sorted(canonical_action(a) for a in answer["legal"])}
+    actual = {k: answer[k] for k in what if k in answer}
+    if "legal" in actual:
+        actual["legal"] = sorted(canonical_action(a) for a in actual["legal"])
     expected = {"turn": expect["turn"], "legal": sorted(canonical_action(a) for a in expect["legal"])}
     if "phase" in expect:
-        expected["phase"], actual["phase"] = expect["phase"], answer["phase"]
+        expected["phase"] = expect["phase"]
     return expected, actual
 
 
@@ -303,7 +344,7 @@ def _reject(engine, case):
 
 def _hand(engine, case):
     _start_hand(engine, case)
-    answer = _query(engine, ["result", "turn", "phase"])
+    answer = _query(engine, ["result", "turn", "phase"], required=("result",))
     if answer["result"] is None:
         raise SetupRefused(f"the events end before the hand does (phase {answer['phase']}, {answer['turn']} to act)")
     return dict(case.data["expect"]), answer["result"]
@@ -409,19 +450,23 @@ def applicability(case: Case, target: Target | None, claims: Claims) -> Outcome 
     return None
 
 
-def run_in_process(cases: list, preset: Target | None = None, progress=None) -> Run:
-    """Every case against the built-in engine, in this process (the reference verdicts)."""
+def run_in_process(cases: list, preset: Target | None = None, progress=None, setups=("events",)) -> Run:
+    """Every case against the built-in engine, in this process (the reference verdicts); with
+    setups=("position",) each hand case from its position (conformance/positions.json)."""
     started = time.perf_counter()
     everything = Claims(engine=BUILTIN, everything=True)
     outcomes = []
     for number, case in enumerate(cases, 1):
         outcome = applicability(case, preset, everything)
+        form = setup_form(case, setups) if case.kind in POSITION_KINDS else "events"
+        if outcome is None and form is None:
+            outcome = Outcome(case, UNSUPPORTED, "not given in the setup forms asked for: this case has no position")
         if outcome is None:
             began = time.perf_counter()
-            outcome = run_for(case, preset)
+            outcome = run_for(case, preset) if form == "events" else run_case_from_position(case_for(case, preset))
             outcome.details["seconds"] = time.perf_counter() - began
             if outcome.status == FAIL:
-                outcome.message = describe_difference(case, outcome.expected, outcome.actual)
+                outcome.message = describe_difference(case, outcome.expected, outcome.actual, outcome.keys)
         outcomes.append(outcome)
         if progress:
             progress(number, len(cases), outcome)
@@ -430,18 +475,22 @@ def run_in_process(cases: list, preset: Target | None = None, progress=None) -> 
 
 def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeout: float = 10.0,
                jobs: int = 1, progress=None, cwd: str | None = None, chunk: int = 40,
-               hello_timeout: float | None = None) -> Run:
-    """Every case against an engine program over the protocol, with `jobs` engine processes.
+               hello_timeout: float | None = None, setups=None) -> Run:
+    """Every case against an engine program over the protocol, with `jobs` engine processes;
+    `setups` (e.g. ("events",)) restricts the setup forms sent to those the engine also accepts.
 
     EngineUnavailable when the first engine cannot be started or greeted."""
     started = time.perf_counter()
     first = ProtocolEngine(argv, timeout, cwd, hello_timeout)
+    first.setups = setups
     try:
         hello = first.start()
     except EngineFailure as exc:
         tail = f"\n--- engine stderr ---\n{exc.stderr.rstrip()}" if exc.stderr else ""
         raise EngineUnavailable(f"{exc.message}{tail}") from None
     claims = Claims.from_hello(hello)
+    if setups is not None:
+        claims = replace(claims, setups=claims.setups & frozenset(setups))
     outcomes: list = [None] * len(cases)
     todo: dict[str, list[int]] = {}
     done = [0]
@@ -465,6 +514,8 @@ def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeo
         for at in range(0, len(indices), chunk):
             work.put(indices[at:at + chunk])
     engines = [first] + [ProtocolEngine(argv, timeout, cwd, hello_timeout) for _ in range(max(1, jobs) - 1)]
+    for engine in engines:
+        engine.setups = setups
 
     def worker(engine: ProtocolEngine) -> None:
         try:
@@ -500,4 +551,4 @@ def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeo
 
 
 def _claims_json(hello: dict) -> dict:
-    return {k: hello.get(k) for k in ("protocol", "presets", "knobs", "features", "commands", "overlays") if k in hello}
+    return {k: hello.get(k) for k in ("protocol", "presets", "knobs", "features", "commands", "overlays", "setups") if k in hello}

@@ -20,6 +20,7 @@ PROTOCOL = "baloot-protocol/1"
 COMMANDS = ("hello", "new_hand", "apply", "query", "score", "projects", "match", "audit", "perft", "stop")
 CLAIMABLE = ("new_hand", "apply", "query", "score", "projects", "match", "audit", "perft")
 QUERY_ITEMS = ("turn", "phase", "legal", "result")
+SETUPS = ("events", "position")   # how new_hand may give a hand (hello's `setups`; default: events)
 
 # the commands a case kind needs from an engine (hello's `commands` must list them all)
 KIND_COMMANDS = {
@@ -66,6 +67,8 @@ def _registry() -> Registry:
     resources = []
     case_schema = json.loads((conformance_dir() / "schema" / "case.schema.json").read_text(encoding="utf-8"))
     resources.append((case_schema["$id"], Resource.from_contents(case_schema)))
+    position_schema = json.loads((conformance_dir() / "schema" / "position.schema.json").read_text(encoding="utf-8"))
+    resources.append((position_schema["$id"], Resource.from_contents(position_schema)))
     for path in sorted(schema_dir().glob("*.schema.json")):
         schema = json.loads(path.read_text(encoding="utf-8"))
         resources.append((schema["$id"], Resource.from_contents(schema)))

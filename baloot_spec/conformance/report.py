@@ -7,6 +7,8 @@ from collections import Counter, defaultdict
 
 from .. import __version__
 from .corpus import corpus_digest, feature_registry
+from .explain import repo_path
+from .grouping import failure_groups
 from .status import LABELS, STATUSES, is_expected_failure, is_unexpected
 
 FORMAT = "baloot-conformance-report/1"
@@ -18,7 +20,36 @@ def totals(outcomes) -> dict:
     out["expected_failures"] = sum(1 for o in outcomes if is_expected_failure(o))
     out["unexpected"] = sum(1 for o in outcomes if is_unexpected(o))
     out["total"] = len(outcomes)
+    out["keys"] = key_totals(outcomes)
     return out
+
+
+KEY_STATUSES = ("pass", "fail", "unsupported")
+
+
+def key_totals(outcomes) -> dict:
+    """Per-key outcomes over the cases that ran: how many expected keys passed, failed, or were
+    not produced by the engine (unsupported)."""
+    counts = Counter(v for o in outcomes for v in o.keys.values())
+    return {s: counts.get(s, 0) for s in KEY_STATUSES}
+
+
+def keys_by_kind(outcomes) -> dict:
+    """{kind: {key: {pass, fail, unsupported}}}: which keys of each case kind the engine gets right."""
+    table: dict = defaultdict(lambda: defaultdict(Counter))
+    for outcome in outcomes:
+        for key, status in outcome.keys.items():
+            table[outcome.case.kind][key][status] += 1
+    return {kind: {key: {s: c.get(s, 0) for s in KEY_STATUSES} for key, c in sorted(keys.items())}
+            for kind, keys in sorted(table.items())}
+
+
+def readable(value):
+    """Expected or actual as people and machines read it: a legal set as a list of action
+    objects (the comparison keeps them as canonical JSON text, to compare sets of them)."""
+    if isinstance(value, dict) and isinstance(value.get("legal"), list):
+        return {**value, "legal": [json.loads(a) if isinstance(a, str) else a for a in value["legal"]]}
+    return value
 
 
 def by_feature(outcomes) -> dict:
@@ -60,14 +91,30 @@ def feature_table(outcomes) -> str:
     return "\n".join(lines)
 
 
+def keys_table(outcomes) -> str:
+    """A plain-text table of the expected keys by case kind (empty when no case ran)."""
+    rows = [(kind, key, counts) for kind, keys in keys_by_kind(outcomes).items() for key, counts in keys.items()]
+    if not rows:
+        return ""
+    width = max(len("kind.key"), *(len(f"{k}.{key}") for k, key, _ in rows))
+    line = lambda name, values: "  ".join([f"{name:<{width}}"] + [f"{v:>11}" for v in values])
+    out = [line("kind.key", KEY_STATUSES), line("-" * width, ["-" * 11] * 3)]
+    out += [line(f"{kind}.{key}", [counts[s] for s in KEY_STATUSES]) for kind, key, counts in rows]
+    return "\n".join(out)
+
+
 def case_json(outcome) -> dict:
     out = outcome.as_json()
+    out["path"] = repo_path(outcome.case)
+    for side in ("expected", "actual"):
+        if side in out:
+            out[side] = readable(out[side])
     details = outcome.details
     if "seconds" in details:
         out["seconds"] = round(details["seconds"], 4)
     if "expected_failure" in details:
         out["expected_failure"] = details["expected_failure"]
-    for key in ("failure", "stderr"):
+    for key in ("failure", "stderr", "explain"):
         if details.get(key):
             out[key] = details[key]
     return out
@@ -86,6 +133,8 @@ def json_report(outcomes, cases, engine: dict, selection: dict, *, claims: dict 
         "run": {"seconds": None if seconds is None else round(seconds, 3), "engine_restarts": restarts},
         "totals": totals(outcomes),
         "features": by_feature(outcomes),
+        "keys": keys_by_kind(outcomes),
+        "failures": failure_groups(outcomes),
         "expected_failures": expected_failures,
         "cases": [case_json(o) for o in outcomes],
     }

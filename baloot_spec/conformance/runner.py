@@ -29,11 +29,14 @@ class Outcome:
     expected: object = None
     actual: object = None
     details: dict = field(default_factory=dict)
+    keys: dict = field(default_factory=dict)    # expected key -> pass / fail / unsupported
 
     def as_json(self) -> dict:
         out = {"id": self.case.id, "status": self.status, "kind": self.case.kind, "features": self.case.features}
         if self.message:
             out["message"] = self.message
+        if self.keys:
+            out["keys"] = dict(self.keys)
         if self.status == FAIL:
             out["expected"], out["actual"] = self.expected, self.actual
         return out
@@ -55,9 +58,36 @@ def run_case(case: Case, rules=None) -> Outcome:
         return Outcome(case, ERROR, str(exc))
     except BalootError as exc:
         return Outcome(case, ERROR, f"{type(exc).__name__}: {exc}")
-    if matches_expected(expected, actual):
-        return Outcome(case, PASS)
-    return Outcome(case, FAIL, difference(expected, actual), expected, actual)
+    return compared_outcome(case, expected, actual)
+
+
+KEY_UNSUPPORTED = "unsupported"    # (the same word as status.UNSUPPORTED: a case none of whose keys ran)
+
+
+def compare_keys(expected: dict, actual, produced=None) -> dict:
+    """Each expected key's outcome: pass, fail, or unsupported when the engine does not produce
+    it (`produced`: the keys it declares, None for all) or leaves it out of its answer."""
+    out = {}
+    for key, value in expected.items():
+        if (produced is not None and key not in produced) or not isinstance(actual, dict) or key not in actual:
+            out[key] = KEY_UNSUPPORTED
+        else:
+            out[key] = PASS if matches_expected(value, actual[key]) else FAIL
+    return out
+
+
+def compared_outcome(case: Case, expected: dict, actual, produced=None) -> "Outcome":
+    """The case's outcome from its per-key outcomes: it fails only on a key the engine produced,
+    and is unsupported when no key could be compared."""
+    keys = compare_keys(expected, actual, produced)
+    failed = [k for k, v in keys.items() if v == FAIL]
+    if failed:
+        shown = {k: expected[k] for k in failed}
+        got = {k: actual[k] for k in failed}
+        return Outcome(case, FAIL, difference(shown, got), expected, actual, keys=keys)
+    if not any(v == PASS for v in keys.values()):
+        return Outcome(case, KEY_UNSUPPORTED, "the engine produced none of the expected keys: " + ", ".join(keys), keys=keys)
+    return Outcome(case, PASS, keys=keys)
 
 
 class SetupRefused(BalootError):

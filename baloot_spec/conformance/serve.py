@@ -17,10 +17,11 @@ from .. import __version__
 from ..errors import BalootError, IllegalAction
 from ..expr.builtins import Rec
 from ..engine.hand import Hand, score_facts
+from ..engine.position import hand_from_position
 from ..rules import load_variant
 from ..text import plain
 from .corpus import feature_registry
-from .protocol import CLAIMABLE, PROTOCOL
+from .protocol import CLAIMABLE, PROTOCOL, SETUPS
 from .runner import projects_position, run_match
 
 
@@ -54,10 +55,14 @@ class BuiltinEngine:
         knobs = {name: ("any" if knob.type == "int" else list(knob.values)) for name, knob in load_params().items()}
         return {"protocol": PROTOCOL, "engine": {"name": "baloot-spec built-in engine", "version": __version__},
                 "presets": sorted(load_presets()), "knobs": knobs, "overlays": sorted(load_overlays()),
-                "features": list(feature_registry()), "commands": list(CLAIMABLE)}
+                "features": list(feature_registry()), "commands": list(CLAIMABLE), "setups": list(SETUPS)}
 
     def _new_hand(self, request):
         self.rules = _rules(request["variant"])
+        if "position" in request:   # the position form (PROTOCOL.md, Setup forms)
+            self.start = None
+            self.hand = hand_from_position(self.rules, request["position"])
+            return {"ok": True}
         self.start = (request["dealer"], request["deal"], request.get("match_scores"))
         self.hand = Hand(self.rules, *self.start)
         return {"ok": True}

@@ -254,6 +254,46 @@ class Hand:
         self.apply(event, _judged=judged)
         return None
 
+    def pass_turn(self, seat: str) -> None:
+        """The turn in a trick passes to `seat`: a referee going on from a card the log records out
+        of turn (the card is then judged as that seat's)."""
+        S = self.state
+        if S.phase != self._tables.play_phase or not self.rules.table.is_seat(seat) or seat not in S.hands:
+            raise ValueError(f"the turn cannot pass to {seat} in the {S.phase} phase")
+        if seat != self.turn():
+            self._seat = seat
+            self._kept = None
+
+    def resume_turn(self) -> None:
+        """After a card played out of turn: the turn in the trick passes to the first seat after
+        the trick's first card that has not played to it (in regular play, the seat the engine
+        names anyway)."""
+        S = self.state
+        if not S.trick or S.phase != self._tables.play_phase:
+            return
+        played = {p.seat for p in S.trick}
+        seat = S.trick[0].seat
+        for _ in range(self._n_seats):
+            seat = self._tables.next_seat[seat]
+            if seat not in played:
+                self.pass_turn(seat)
+                return
+
+    def exchange(self, seat: str, card, other: str, given) -> None:
+        """`seat` receives `card` from `other`, who receives `given` in its place: a referee's
+        correction of a recorded deal that a recorded play contradicts (the log is what happened)."""
+        S = self.state
+        if card not in S.hands[other] or given not in S.hands[seat]:
+            raise ValueError(f"{other} does not hold {card} or {seat} does not hold {given}")
+        S.hands = {**S.hands, seat: [c for c in S.hands[seat] if c != given] + [card],
+                   other: [c for c in S.hands[other] if c != card] + [given]}
+        if S.dealt and card in (S.dealt.get(other) or ()) and given in (S.dealt.get(seat) or ()):
+            swap = {given: card, card: given}
+            S.dealt = {**S.dealt, seat: [swap.get(c, c) for c in S.dealt[seat]],
+                       other: [swap.get(c, c) for c in S.dealt[other]]}
+        self._kept = None
+        S._memo = {}
+
     # ---- machinery --------------------------------------------------------------------------
     def _judge(self, event: dict, force: bool = False):
         """(phase, the action, whether `event` is exactly the action's own) for an event the
@@ -304,7 +344,7 @@ class Hand:
         phase = self._phases[S.phase]
         seat = self.turn()
         if event.get("seat") != seat:
-            raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')!r}'s")
+            raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')}'s")
         allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
         if event["type"] not in allowed:
             raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
@@ -435,6 +475,24 @@ class Hand:
             self.facts = rules.facts_of(values)
             self.score = rules.score_of(rules.steps_all(values))
             self._leave(phase)
+
+    def _resume(self, name: str, enter: bool) -> None:
+        """Be in phase `name` with the state as a position set it (engine/position.py): entered as
+        usual (its entry effects run), or with enter=False as it stands (the position carries
+        what the entry effects set)."""
+        if enter:
+            self._enter(name)
+        else:
+            S = self.state
+            S.actor = None
+            S._memo = {}
+            S.phase = name
+            phase = self._phases[name]
+            if phase.fixed:
+                phase = self._phases[name] = self.rules.specialized(name, tuple(map(S.__getattribute__, phase.fixed)))
+            self._now = self._tables.now(phase, name)
+        self._seat = _UNKNOWN
+        self._kept = None
 
     def _settle(self) -> None:
         S = self.state

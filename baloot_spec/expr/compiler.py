@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import lark
 
+from ..suggest import did_you_mean
 from .parser import ExprSource, ExprSyntaxError, locate_in_yaml, parse_expression
 
 AGGREGATES = {"any", "all", "sum", "count", "max", "min", "first", "map"}
@@ -190,7 +191,7 @@ class _Emitter:
             return f"({LAZY_LOCAL}{name} if {LAZY_LOCAL}{name} is not ... else ({LAZY_LOCAL}{name} := f_{name}(S)))"
         if name in ("param", "const"):
             raise CompileError(f"{name!r} is a namespace: write {name}.<name>", *_pos(token))
-        raise CompileError(f"unknown name {name!r}", *_pos(token))
+        raise CompileError(f"unknown name {name!r}{did_you_mean(name, self._visible_names(bound))}", *_pos(token))
 
     def _attr(self, node, bound):
         target, attr = node.children
@@ -199,14 +200,16 @@ class _Emitter:
             space = str(target.children[0])
             if space == "param":
                 if attr_name not in self.scope.params:
-                    raise CompileError(f"unknown knob 'param.{attr_name}' (declare it in rules/params.yaml)", *_pos(attr))
+                    hint = did_you_mean("param." + attr_name, ["param." + k for k in self.scope.params]) or " (declare it in rules/params.yaml)"
+                    raise CompileError(f"unknown knob 'param.{attr_name}'{hint}", *_pos(attr))
                 return repr(self.scope.params[attr_name])
             if space == "const":
                 if attr_name not in self.scope.consts:
-                    raise CompileError(f"unknown constant 'const.{attr_name}'", *_pos(attr))
+                    hint = did_you_mean("const." + attr_name, ["const." + k for k in self.scope.consts])
+                    raise CompileError(f"unknown constant 'const.{attr_name}'{hint}", *_pos(attr))
                 return f"k_{attr_name}"
         if attr_name not in self.scope.attributes:
-            raise CompileError(f"unknown attribute {attr_name!r}", *_pos(attr))
+            raise CompileError(f"unknown attribute {attr_name!r}{did_you_mean(attr_name, self.scope.attributes)}", *_pos(attr))
         if attr_name in self.scope.record_fields:
             return f"{self.emit(target, bound)}[{attr_name!r}]"
         return f"{self.emit(target, bound)}.{attr_name}"
@@ -242,7 +245,12 @@ class _Emitter:
             return f"b_{name}(" + ", ".join(argv) + ")"
         if name in AGGREGATES:
             raise CompileError(f"{name!r} is an aggregate: write {name}(<expr> for <x> in <list>)", *_pos(name_token))
-        raise CompileError(f"unknown function {name!r}", *_pos(name_token))
+        callable_names = [*self.scope.functions, *self.scope.builtins, *AGGREGATES]
+        raise CompileError(f"unknown function {name!r}{did_you_mean(name, callable_names)}", *_pos(name_token))
+
+    def _visible_names(self, bound: dict) -> list[str]:
+        """Every bare name this expression could have meant (for did-you-mean)."""
+        return [*bound, *self.scope.locals, *self.scope.action, *self.scope.state, *self.scope.functions, "param", "const"]
 
     def _derived_body(self, name: str):
         """The body of derived value `name` for specialised code, or None (not specialising,

@@ -263,6 +263,8 @@ def _parse(text: str, name: str, line: int | None) -> LogInput:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         error = {"path": "$", "message": f"not valid JSON: {exc.msg}", "column": exc.colno}
+        if exc.msg == "Extra data" and line is None and not name.endswith(".jsonl"):
+            error["message"] += " (one JSON document per line? name the file .jsonl to read it as JSON Lines)"
         error["line"] = (line or 0) + exc.lineno - 1 if line else exc.lineno
         item.errors.append(error)
         return item

@@ -20,6 +20,7 @@ from keyword import iskeyword
 from ..cards import Card
 from ..engine.state import ENGINE_LISTS, ENGINE_WRITES, IN_PLACE, Play, Trick
 from ..errors import RulesError
+from ..suggest import did_you_mean
 from ..expr.builtins import Rec, builtin_arity
 from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.lower import lower_module
@@ -115,10 +116,12 @@ class _ModuleBuilder:
         return "\n".join(map(lower_module, self.lines))
 
 
-def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:
+def compile_variant(variant: Variant, plan_key: str | None = None, observe=None) -> CompiledRules:
     """Check and compile every expression of a resolved variant. With `plan_key`, what the
     engine needs is also kept in the disk cache under that key (read back by compiled.from_plan).
-    The expressions' parse trees are kept in the disk cache too (Lark is the slow part)."""
+    The expressions' parse trees are kept in the disk cache too (Lark is the slow part).
+    `observe(scope, item_id)`, if given, is told the scope of every expression checked (what
+    `baloot rules names` lists: rules/names.py)."""
     known_trees = len(TREES)
     if not known_trees:
         TREES.update(disk_cache.load("trees", "all") or {})
@@ -188,6 +191,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     short = short_lists(constants)   # loops over these are written out (expr/unroll.py)
 
     def expr(value, scope: Scope, rule_id: str, written_out: bool = True) -> str:
+        if observe is not None:
+            observe(scope, rule_id)
         text = to_python(_text_of(value), scope, _source_of(value), rule_id, fixed_values or None)
         return unroll(text, short) if written_out else text
 
@@ -273,7 +278,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     for rule in rs.lists["rules"]:
         phase = phases.get(rule["phase"])
         if phase is None:
-            raise RulesError(f"unknown phase {rule['phase']!r} (phases: {', '.join(phases)})", rule.key_location("phase"), rule["id"])
+            raise RulesError(f"unknown phase {rule['phase']!r}{did_you_mean(rule['phase'], phases)} (phases: {', '.join(phases)})", rule.key_location("phase"), rule["id"])
         kind, scope, when_src, test_src = rule_sources(rule)
         when = _fn(builder, "S" if kind == "filter" else "S, A", when_src)
         if kind == "check":
@@ -294,7 +299,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     for effect in rs.lists["effects"]:
         phase = phases.get(effect["phase"])
         if phase is None:
-            raise RulesError(f"unknown phase {effect['phase']!r}", effect.key_location("phase"), effect["id"])
+            raise RulesError(f"unknown phase {effect['phase']!r}{did_you_mean(effect['phase'], phases)}", effect.key_location("phase"), effect["id"])
         for name in effect["set"]:
             if name not in state_init:
                 raise RulesError(f"effect sets {name!r}, which is not a declared state variable (state: in rules/*.yaml)",

@@ -8,7 +8,6 @@ ids that exist) and every problem is a RulesError with file and line.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,10 +15,13 @@ from pathlib import Path
 
 from ..errors import Location, RulesError
 from ..resources import rules_dir
+from ..suggest import did_you_mean
+from .identity import identity_hash, overlay_content, read_version
 from .yamlpos import LocDict, load_yaml_file, load_yaml_text, read_text_file
 
 LIST_SECTIONS = ("functions", "phases", "rules", "effects", "facts", "scoring", "match")
 SINGLE_SECTIONS = ("table", "deck", "deal")
+OPTIONAL_SINGLE_SECTIONS = ("position",)   # (rules without it have no positions: engine/position.py)
 MAP_SECTIONS = ("constants", "state")
 NOT_RULE_FILES = {"params.yaml"}
 
@@ -126,7 +128,7 @@ def load_rule_files(directory: Path | None = None) -> RuleSet:
         if document is None:
             continue
         merged.files.append(display)
-        for section in SINGLE_SECTIONS:
+        for section in SINGLE_SECTIONS + OPTIONAL_SINGLE_SECTIONS:
             if section in document:
                 if section in merged.single:
                     raise RulesError(f"section {section!r} is defined twice", document.key_location(section))
@@ -187,7 +189,7 @@ class Knob:
             return value
         if not isinstance(value, str) or value not in self.values:
             allowed = ", ".join(map(str, self.values))
-            raise RulesError(f"knob {self.name!r} takes one of: {allowed}; not {value!r}{where}", location)
+            raise RulesError(f"knob {self.name!r} takes one of: {allowed}; not {value!r}{where}{did_you_mean(value, self.values)}", location)
         return str(value)
 
     def parse_text(self, text: str, location: Location | None = None) -> object:
@@ -195,7 +197,7 @@ class Knob:
         if self.type == "bool":
             lowered = text.strip().lower()
             if lowered not in ("true", "false"):
-                raise RulesError(f"knob {self.name!r} is a bool (true or false), not {text!r}", location)
+                raise RulesError(f"knob {self.name!r} is a bool (true or false), not {text!r}{did_you_mean(lowered, ['true', 'false'])}", location)
             return lowered == "true"
         if self.type == "int":
             try:
@@ -295,26 +297,30 @@ class Variant:
     ruleset: RuleSet
     params: dict
     sources: list
+    overlay_contents: list = field(default_factory=list)   # what each overlay says (identity.py)
+    rules_version: int = 1                                  # rules/version.json
 
     @property
     def hash(self) -> str:
         changed = {name: value for name, value in self.knobs.items() if value != self.params[name].default}
-        return variant_hash(changed, self.overlays)
+        return variant_hash(changed, self.overlay_contents, self.rules_version)
 
     def describe(self) -> dict:
         return {"preset": self.preset, "params": dict(sorted(self.knobs.items())), "set": dict(self.sets),
-                "overlays": list(self.overlays), "hash": self.hash}
+                "overlays": list(self.overlays), "rules_version": self.rules_version, "hash": self.hash}
 
 
-def variant_hash(knobs: dict, overlays: list) -> str:
-    """sha256 of the canonical JSON {"knobs": {...sorted}, "overlays": [names]}, first 16 hex digits,
-    where knobs are those whose value differs from the default (so a new knob, added with its
-    default, leaves every existing variant's hash as it was).
+def variant_hash(knobs: dict, overlays: list, rules_version: int | None = None) -> str:
+    """sha256 of the canonical JSON {"rules_version": N, "knobs": {...}, "overlays": [contents]},
+    first 16 hex digits, where knobs are those whose value differs from the default (so a new
+    knob, added with its default, leaves every existing variant's hash as it was) and overlays
+    are what each overlay says, not its name (identity.py).
 
-    Two implementations that agree on this hash agree on the rules they claim to play."""
-    canonical = json.dumps({"knobs": dict(sorted(knobs.items())), "overlays": list(overlays)},
-                           sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+    Two implementations that agree on this hash agree on the rules they claim to play.
+    Without `rules_version`, the one of rules/version.json."""
+    if rules_version is None:
+        rules_version = read_version()["rules_version"]
+    return identity_hash(knobs, overlays, rules_version)
 
 
 def _preset_chain(name: str, presets: dict, location: Location | None) -> list:
@@ -324,7 +330,7 @@ def _preset_chain(name: str, presets: dict, location: Location | None) -> list:
             raise RulesError(f"preset {name!r} extends itself (through {' -> '.join(chain)})", location)
         if name not in presets:
             known = ", ".join(sorted(presets))
-            raise RulesError(f"unknown preset {name!r} (known: {known})", location)
+            raise RulesError(f"unknown preset {name!r}{did_you_mean(name, presets)} (known: {known})", location)
         seen.add(name)
         document, display = presets[name]
         chain.append(name)
@@ -349,13 +355,13 @@ def resolve_variant(preset: str = "default", sets: dict | None = None, overlays:
         for knob_name, value in document.get("set", {}).items():
             location = document["set"].key_location(knob_name)
             if knob_name not in params:
-                raise RulesError(f"unknown knob {knob_name!r} in preset {name!r}", location)
+                raise RulesError(f"unknown knob {knob_name!r} in preset {name!r}{did_you_mean(knob_name, params)}", location)
             values[knob_name] = params[knob_name].check(value, location, f"preset {name}")
         overlay_names.extend(document.get("overlays", []))
     applied_sets = {}
     for knob_name, value in (sets or {}).items():
         if knob_name not in params:
-            raise RulesError(f"unknown knob {knob_name!r} (see rules/params.yaml or `baloot rules check --json`)", Location("--set"))
+            raise RulesError(f"unknown knob {knob_name!r}{did_you_mean(knob_name, params)} (see rules/params.yaml or `baloot rules check --json`)", Location("--set"))
         knob = params[knob_name]
         value = knob.parse_text(value, Location("--set")) if isinstance(value, str) and knob.type != "choice" else knob.check(value, Location("--set"))
         values[knob_name] = value
@@ -364,7 +370,7 @@ def resolve_variant(preset: str = "default", sets: dict | None = None, overlays:
     check_constraints(values, load_constraints(document=params_document), f"preset {chain[-1]}" + (f" with --set {', '.join(applied_sets)}" if applied_sets else ""))
     ruleset = load_rule_files()
     known_overlays = load_overlays()
-    applied = []
+    applied, contents = [], []
     for entry in overlay_names:
         path = Path(entry)
         if entry in known_overlays:
@@ -372,10 +378,12 @@ def resolve_variant(preset: str = "default", sets: dict | None = None, overlays:
         elif path.suffix in (".yaml", ".yml") and path.is_file():
             document, display = load_overlay_file(path)
         else:
-            raise RulesError(f"unknown overlay {entry!r} (known: {', '.join(sorted(known_overlays)) or 'none'}; or give a .yaml path)", Location("overlays"))
+            raise RulesError(f"unknown overlay {entry!r}{did_you_mean(entry, known_overlays)} (known: {', '.join(sorted(known_overlays)) or 'none'}; or give a .yaml path)", Location("overlays"))
         ruleset = apply_overlay(ruleset, document, display)
         applied.append(document["overlay"])
-    return Variant(chain[-1], values, applied, applied_sets, ruleset, params, sources)
+        contents.append(overlay_content(document))
+    version = read_version()["rules_version"]
+    return Variant(chain[-1], values, applied, applied_sets, ruleset, params, sources, contents, version)
 
 
 def apply_overlay(ruleset: RuleSet, overlay: LocDict, display: str) -> RuleSet:
@@ -386,7 +394,8 @@ def apply_overlay(ruleset: RuleSet, overlay: LocDict, display: str) -> RuleSet:
     for item in overlay.get("replace", []):
         section, existing = result.find(item["id"])
         if existing is None:
-            raise RulesError(f"overlay replaces {item['id']!r}, which no rules file defines", item.location(), item["id"])
+            hint = did_you_mean(item["id"], [known["id"] for _, known in result.items()])
+            raise RulesError(f"overlay replaces {item['id']!r}, which no rules file defines{hint}", item.location(), item["id"])
         validate({section: [item]}, schema, display, "overlay item")
         position = result.lists[section].index(existing)
         result.lists[section][position] = item
@@ -394,12 +403,13 @@ def apply_overlay(ruleset: RuleSet, overlay: LocDict, display: str) -> RuleSet:
         section, existing = result.find(item_id)
         if existing is None:
             location = item_id.location() if hasattr(item_id, "location") else Location(display)
-            raise RulesError(f"overlay removes {item_id!r}, which no rules file defines", location, str(item_id))
+            hint = did_you_mean(item_id, [known["id"] for _, known in result.items()])
+            raise RulesError(f"overlay removes {item_id!r}, which no rules file defines{hint}", location, str(item_id))
         result.lists[section].remove(existing)
     ids = {item["id"] for _, item in result.items()}
     for section, items in overlay.get("add", {}).items():
         if section not in LIST_SECTIONS:
-            raise RulesError(f"overlay adds to unknown section {section!r} (one of: {', '.join(LIST_SECTIONS)})", overlay["add"].key_location(section))
+            raise RulesError(f"overlay adds to unknown section {section!r}{did_you_mean(section, LIST_SECTIONS)} (one of: {', '.join(LIST_SECTIONS)})", overlay["add"].key_location(section))
         for item in items:
             validate({section: [item]}, schema, display, "overlay item")
             if item["id"] in ids:

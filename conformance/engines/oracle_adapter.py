@@ -16,6 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "oracle"))
 
 import oracle as O            # noqa: E402  (tools/oracle/oracle.py)
+from position import from_position   # noqa: E402  (tools/oracle/position.py)
 from presets import PRESETS   # noqa: E402
 
 PROTOCOL = "baloot-protocol/1"
@@ -66,9 +67,13 @@ class Adapter:
             features = list(json.load(fh)["features"])
         return {"protocol": PROTOCOL, "engine": {"name": "baloot-spec oracle", "version": "tools/oracle"},
                 "presets": sorted(PRESETS), "knobs": KNOBS, "features": features,
-                "commands": ["new_hand", "apply", "query", "score", "projects", "match", "perft"]}
+                "commands": ["new_hand", "apply", "query", "score", "projects", "match", "perft"],
+                "setups": ["events", "position"]}
 
     def new_hand(self, req):
+        if "position" in req:     # the position form (PROTOCOL.md, Setup forms)
+            self.hand = from_position(req["position"], knobs_for(req["variant"])).hand
+            return {"ok": True}
         self.hand = O.Hand(req["dealer"], req["deal"], req.get("match_scores"), knobs_for(req["variant"]))
         return {"ok": True}
 
