@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .budget import BudgetExceeded, hand_budget, rearm
 from .engine.deal import DealError
 from .engine.hand import OUT_OF_TURN, Hand, RuleRuntimeError, match_step
 from .errors import BalootError, IllegalAction, RulesError
 from .log.deal_forms import engine_deal, rules_reading_deal_order
 from .log.reader import LogInput, _parse
+from .log.trust import log_variant
 from .log.writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE
 from .rules import load_variant, resolve_variant
 from .text import plain
@@ -65,8 +67,7 @@ class DocumentAudit:
 def _variant_of(document: dict, override: dict | None):
     if override:
         return load_variant(override.get("preset", "default"), override.get("set") or {}, override.get("overlays") or [])
-    variant = document["variant"]
-    return load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
+    return load_variant(*log_variant(document["variant"]))   # (overlays by registry name only: log/trust.py)
 
 
 def _same_names(logged: dict, rules) -> bool:
@@ -111,11 +112,23 @@ def audit_input(item: LogInput, override: dict | None = None, watch: Watch | Non
                                            f"else, or the rules are another rules_version",
                                            source_of(rules, "log.variant-hash"), claimed=claimed_hash, recomputed=rules.hash))
     report.rules = rules
+    if rules.hash in _OVER_BUDGET:   # (slow rules: once is enough, not once a document)
+        report.errors.append({"path": "$", "message": f"the rules failed on an earlier log: {_OVER_BUDGET[rules.hash]}"})
+        return report
     try:
-        _audit_match(rules, document, report, watch)
+        with hand_budget():
+            _audit_match(rules, document, report, watch)
     except RuleRuntimeError as exc:
+        if isinstance(exc.__cause__, BudgetExceeded):
+            _OVER_BUDGET[rules.hash] = str(exc)
+        report.errors.append({"path": "$", "message": f"the rules failed on this log: {exc}"})
+    except BudgetExceeded as exc:   # (raised outside any rule: the engine's own code was running)
+        _OVER_BUDGET[rules.hash] = str(exc)
         report.errors.append({"path": "$", "message": f"the rules failed on this log: {exc}"})
     return report
+
+
+_OVER_BUDGET: dict = {}   # variant hash -> the budget error it gave (budget.py)
 
 
 class Watch:
@@ -147,6 +160,7 @@ def _audit_match(rules, document: dict, report: DocumentAudit, watch: Watch | No
     scores_known = True
     step_ids = _step_ids(rules)
     for k, record in enumerate(document["hands"]):
+        rearm()   # (the time budget per hand: budget.py)
         base = f"$.hands[{k}]"
         report.hands += 1
         if ended_after is not None:

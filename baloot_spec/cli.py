@@ -23,7 +23,47 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
+        raise _ArgumentError(f"{self.prog}: {message}")
+
+
+class _ArgumentError(SystemExit):
+    """argparse's usage error, carrying its message (for --json)."""
+
+    def __init__(self, message: str):
+        super().__init__(EXIT_USAGE)
+        self.message = message
+
+
+def _json_error(argv: list, message: str, location=None, rule_id=None) -> None:
+    """With --json (or --json -), a usage error is also a JSON object on stdout, so that a
+    program reading the output gets an answer it can parse."""
+    if not any(a == "--json" or a.startswith("--json=") for a in argv):
+        return
+    if "--json" in argv and argv.index("--json") + 1 < len(argv) and argv[0] == "conformance" \
+            and argv[argv.index("--json") + 1] != "-":
+        return   # (the JSON report goes to a file: stdout is not for machines)
+    error = {"message": message, "exit": EXIT_USAGE}
+    if location is not None:
+        error["location"] = {"file": location.file, "line": location.line, "column": location.column}
+    if rule_id:
+        error["rule"] = rule_id
+    print(json.dumps({"error": error}))
+
+
+def _output_failed(exc: OSError) -> int:
+    """Standard output cannot be written (a full disk, a closed pipe): one line, exit 2, and no
+    second complaint when Python flushes stdout at exit."""
+    try:
+        print(f"baloot: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+    except OSError:
+        pass
+    try:
+        import os
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return EXIT_USAGE
 
 
 def _variant_options(parser: argparse.ArgumentParser) -> None:
@@ -229,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
             return run_perft_cli(argv[1:])
         try:
             args = parser.parse_args(argv)
+        except _ArgumentError as exc:
+            _json_error(argv, exc.message)
+            return EXIT_USAGE
         except SystemExit as exc:
             return int(exc.code or 0)
         if args.command == "rules" and args.rules_command == "check":
@@ -254,18 +297,32 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except _Usage as exc:
         print(f"baloot: error: {exc}", file=sys.stderr)
+        _json_error(argv, str(exc))
         return EXIT_USAGE
     except LocatedError as exc:
         print(f"baloot: {exc.render()}", file=sys.stderr)
+        _json_error(argv, exc.message, exc.location, exc.rule_id)
         return EXIT_USAGE
     except BalootError as exc:
         print(f"baloot: error: {exc}", file=sys.stderr)
+        _json_error(argv, str(exc))
         return EXIT_USAGE
-    except BrokenPipeError:
-        return EXIT_OK
+    except BrokenPipeError as exc:
+        return _output_failed(exc)
+    except OSError as exc:
+        if _is_stdout_error(exc):
+            return _output_failed(exc)
+        raise
     except KeyboardInterrupt:   # Ctrl-C: what was printed stands; no traceback
         print("baloot: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _is_stdout_error(exc: OSError) -> bool:
+    """Whether an OSError is standard output failing (a full disk, an I/O error on it): the
+    readers and writers of files report their own errors, located."""
+    import errno
+    return exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG)
 
 
 def console() -> int:
@@ -279,6 +336,10 @@ def console() -> int:
     import gc
     code = main()
     gc.freeze()
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        return _output_failed(exc)
     return code
 
 
@@ -391,8 +452,9 @@ def _rules_doc(args) -> int:
     if not args.out or args.out == "-":
         print(text, end="")
         return EXIT_OK
+    from .atomic import atomic_write
     try:
-        with open(args.out, "w", encoding="utf-8") as handle:
+        with atomic_write(args.out) as handle:
             handle.write(text)
     except OSError as exc:
         raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None

@@ -30,14 +30,26 @@ def simulate(args) -> int:
     rules = load_variant(args.preset, _parse_sets(args.sets), args.overlays)
     documents = simulate_hands(rules, count, args.seed) if args.hands is not None else simulate_matches(rules, count, args.seed)
     progress = _Progress("written", count, force=False)
-    if args.out == "-":
-        write_jsonl(documents, sys.stdout, progress.tick)
-    else:
-        try:
-            with open(args.out, "w", encoding="utf-8") as stream:
-                written = write_jsonl(documents, stream, progress.tick)
-        except OSError as exc:
-            raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    from . import budget
+    from .budget import BudgetExceeded, budgeted
+    from .errors import RuleRuntimeError
+    # (the time budget per hand; a match's document: its 300 hands at most)
+    documents = budgeted(documents, budget.MAX_SECONDS_PER_HAND * (1 if args.hands is not None else 300))
+    try:
+        if args.out == "-":
+            write_jsonl(documents, sys.stdout, progress.tick)
+        else:
+            try:
+                from .atomic import atomic_write
+                with atomic_write(args.out) as stream:   # (interrupted: the old file stays as it was)
+                    written = write_jsonl(documents, stream, progress.tick)
+            except OSError as exc:
+                raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    except BudgetExceeded as exc:
+        raise RuleRuntimeError("(engine)", exc) from None
+    finally:
+        documents.close()
+    if args.out != "-":
         progress.done()
         print(f"wrote {written} {'hands' if args.hands is not None else 'matches'} to {args.out} "
               f"(preset {rules.variant.preset}, variant {rules.hash}, seed {args.seed})", file=sys.stderr)
@@ -49,6 +61,10 @@ def audit(args) -> int:
     from .log.reader import read_raw
     if args.jobs < 1:
         raise _Usage(f"--jobs takes a whole number of at least 1, not {args.jobs}")
+    from .limits import capped_jobs
+    args.jobs, note = capped_jobs(args.jobs)
+    if note:
+        print(f"baloot: note: {note}", file=sys.stderr)
     override = _override(args)
     if override:  # fail early, located, if the variant given on the command line is broken
         from .rules import load_variant
@@ -107,6 +123,9 @@ def audit(args) -> int:
             print(f"  {count:>6}  {rule}")
     if totals["unreadable"]:
         return EXIT_USAGE
+    if not totals["documents"]:
+        print("baloot: error: the input holds no log document", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_FOUND if totals["violations"] else EXIT_OK
 
 
@@ -160,6 +179,8 @@ def replay(args) -> int:
     from .log.reader import read_logs
     from .replay import render_text, replay_document
     items = list(read_logs([args.log]))
+    if not items:
+        raise _Usage(f"{args.log} holds no log document")
     bad = [item for item in items if item.errors]
     for item in bad:
         for error in item.errors:

@@ -39,11 +39,34 @@ def start_method() -> str:
     return "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux") else "spawn"
 
 
-def _serve(chunks, answers, fn, extra) -> None:
+def _die_with_parent(parent: int) -> None:
+    """Linux: this process is killed when the parent that forked it dies, however it dies
+    (SIGKILL included); elsewhere the pipe's end of input stops the worker."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError, TypeError):
+        pass
+    if os.getppid() != parent:   # (the parent died before prctl took effect)
+        os._exit(1)
+
+
+def _serve(chunks, answers, fn, extra, parent=None, others=()) -> None:
     """A worker: answer each chunk with [fn(item, extra) ...] until told to stop (None) or the
     parent goes away. An exception is sent back whole, for the parent to raise. Ctrl-C is the
-    parent's to handle (it stops the workers): a worker ignores it, so it prints no traceback."""
+    parent's to handle (it stops the workers): a worker ignores it, so it prints no traceback.
+    `others`: the parent's ends of this worker's pipes and of the earlier workers', which a
+    forked worker inherits and closes (holding them, no worker would see the end of its input
+    when the parent is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None and sys.platform.startswith("linux"):
+        _die_with_parent(parent)
+    for fd in others:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
     while True:
         try:
             chunk = chunks.recv()
@@ -85,10 +108,14 @@ _PIPE_BYTES = 1 << 20
 class _Worker:
     __slots__ = ("process", "chunks", "answers", "held", "unsent")
 
-    def __init__(self, context, fn, extra):
+    def __init__(self, context, fn, extra, others=()):
         chunks_in, self.chunks = context.Pipe(duplex=False)
         self.answers, answers_out = context.Pipe(duplex=False)
-        self.process = context.Process(target=_serve, args=(chunks_in, answers_out, fn, extra), daemon=True)
+        forked = context.get_start_method() == "fork"
+        self.process = context.Process(target=_serve, daemon=True, args=(
+            chunks_in, answers_out, fn, extra, os.getpid(),
+            tuple(fd for w in others for fd in (w.chunks.fileno(), w.answers.fileno()))
+            + (self.chunks.fileno(), self.answers.fileno()) if forked else ()))
         self.process.start()
         chunks_in.close()
         answers_out.close()
@@ -131,7 +158,7 @@ def ordered_map(fn, items, jobs: int, chunk: int, extra=None, in_flight: int = 2
         gc.freeze()
     try:
         for _ in range(jobs):
-            workers.append(_Worker(context, fn, extra))
+            workers.append(_Worker(context, fn, extra, list(workers)))
         source = iter(items)
         sent = done = 0          # chunks given out; chunks yielded
         ready: dict = {}         # chunk number -> its answers, waiting for an earlier chunk

@@ -80,12 +80,15 @@ class PositionError(BalootError):
 
 def load_position(path, position_id: str | None = None) -> dict:
     """A perft position: a file holding one entry, or a perft file and the id of an entry."""
+    from .limits import InputLimitError, loads
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise PositionError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except InputLimitError as exc:
+        raise PositionError(f"{path}:{exc.line}:{exc.column}: {exc.message}" if exc.line else f"{path}: {exc.message}") from None
     except ValueError as exc:
-        raise PositionError(f"{path}: not JSON: {exc}") from None
+        raise PositionError(f"{path}: not UTF-8 text: {exc}") from None
     if isinstance(data, dict) and isinstance(data.get("positions"), list):
         entries = data["positions"]
         if position_id is None and len(entries) != 1:

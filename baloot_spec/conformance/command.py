@@ -55,8 +55,9 @@ def _write(path: str, text: str, option: str) -> None:
     if path == "-":
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
+    from ..atomic import atomic_write
     try:
-        with open(path, "w", encoding="utf-8") as handle:
+        with atomic_write(path) as handle:   # (interrupted: an old report stays as it was)
             handle.write(text if text.endswith("\n") else text + "\n")
     except OSError as exc:
         raise UsageProblem(f"{option}: cannot write {path}: {exc.strerror or exc}") from None
@@ -74,14 +75,21 @@ def run(args) -> int:
     from .explain import explain_outcomes
     from .grouping import console_lines
     from .report import dump_report, feature_table, json_report, keys_table, totals
+    from .runner import ERROR, FAIL, PASS
     from .status import NOT_APPLICABLE, is_unexpected
 
+    from ..limits import capped_jobs, check_timeout
     timeout = 10.0 if getattr(args, "timeout", None) is None else float(args.timeout)
     jobs = 1 if getattr(args, "jobs", None) is None else int(args.jobs)
-    if not timeout > 0:
-        raise UsageProblem(f"--timeout takes a number of seconds above 0, not {args.timeout}")
+    try:
+        timeout = check_timeout(timeout)   # (inf, nan, negative: refused, never an overflow later)
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
     if jobs < 1:
         raise UsageProblem(f"--jobs takes a whole number of at least 1, not {args.jobs}")
+    jobs, note = capped_jobs(jobs)
+    if note:
+        print(f"baloot: note: {note}", file=sys.stderr)
     argv = None
     if getattr(args, "engine", None) is not None:
         try:
@@ -145,27 +153,30 @@ def run(args) -> int:
               f"e.g. {outcomes[0].case.id}: {outcomes[0].message}", file=sys.stderr)
         return 2
     explain_outcomes(outcomes)
+    # (a report written to standard output keeps it to itself: the table and totals go to stderr)
+    out = sys.stderr if "-" in (args.json_out, getattr(args, "markdown", None), getattr(args, "junit", None)) else sys.stdout
     stale = apply_expected_failures(outcomes, expected, [c.id for c in cases], expected_file or "")
 
     for outcome in failing_outcomes(outcomes, args.quiet):
-        print("\n".join(failure_lines(outcome)))
+        print("\n".join(failure_lines(outcome)), file=out)
     for line in console_lines(outcomes, args.quiet):
-        print(line)
+        print(line, file=out)
     for entry in stale:
-        print(f"STALE {expected_file}: {entry['id']!r} {entry['problem']} (reason given: {entry['reason']})")
+        print(f"STALE {expected_file}: {entry['id']!r} {entry['problem']} (reason given: {entry['reason']})", file=out)
     if not args.quiet:
-        print(feature_table(outcomes))
+        print(feature_table(outcomes), file=out)
         table = keys_table(outcomes)
         if table:
-            print(table)
+            print(table, file=out)
     t = totals(outcomes)
     who = "built-in engine" if argv is None else f"{result.engine.get('name', '?')} {result.engine.get('version', '')}".strip()
     extra = f"; {t['expected_failures']} expected failures" if t["expected_failures"] else ""
     extra += f"; the engine was restarted {result.restarts} times" if result.restarts else ""
     print(f"conformance: {t['pass']} passed, {t['fail']} failed, {t['error']} errors, {t['skipped']} skipped, "
-          f"{t['unsupported']} unsupported, {t['not_applicable']} not applicable of {t['total']} cases ({who}{extra})")
+          f"{t['unsupported']} unsupported, {t['not_applicable']} not applicable of {t['total']} cases ({who}{extra})", file=out)
     k = t["keys"]
-    print(f"expected keys: {k['pass']} passed, {k['fail']} failed, {k['unsupported']} not produced by the engine (unsupported)")
+    print(f"expected keys: {k['pass']} passed, {k['fail']} failed, {k['unsupported']} not produced by the engine (unsupported)",
+          file=out)
 
     selection = {"preset": args.preset, "select": select, "exclude": exclude, "id": args.id_pattern}
     if case_paths:
@@ -183,6 +194,10 @@ def run(args) -> int:
         _write(args.markdown, markdown_report(outcomes, engine=result.engine, corpus=corpus, variant=variant, stale=stale),
                "--markdown")
     failing = any(is_unexpected(o) for o in outcomes) or bool(stale)
+    if not failing and not any(o.status in (PASS, FAIL, ERROR) for o in outcomes):
+        print(f"baloot: error: none of the {len(outcomes)} selected cases applies (not applicable, unsupported "
+              "or skipped): nothing was checked", file=sys.stderr)
+        return 2
     return EXIT_FOUND if failing else EXIT_OK
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import jsonschema
 
 from ..errors import CaseError, Location
+from ..limits import MAX_JSON_FILE_BYTES, InputLimitError, loads
 from ..resources import conformance_dir
 
 
@@ -76,16 +77,22 @@ def feature_registry() -> dict:
 def read_json(path: Path, display: str):
     """Parse a JSON file; CaseError with line and column on bad input."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CaseError(f"cannot read: {exc}", Location(display)) from None
+        with open(path, "rb") as stream:   # (a FIFO or /dev/null is read like a file)
+            data = stream.read(MAX_JSON_FILE_BYTES + 1)
+        text = data.decode("utf-8")
+    except OSError as exc:
+        raise CaseError(f"cannot read: {exc.strerror or exc}", Location(display)) from None
+    except UnicodeDecodeError as exc:
+        raise CaseError(f"not UTF-8 text: {exc.reason}", Location(display)) from None
+    if not text.strip():
+        raise CaseError("the file is empty", Location(display))
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return loads(text)
+    except InputLimitError as exc:
         lines = text.splitlines()
-        snippet = lines[exc.lineno - 1] if 0 < exc.lineno <= len(lines) else None
-        raise CaseError(f"not valid JSON: {exc.msg}", Location(display, exc.lineno, exc.colno),
-                        snippet=snippet, caret_col=exc.colno - 1) from None
+        snippet = lines[exc.line - 1][:300] if 0 < exc.line <= len(lines) else None
+        raise CaseError(exc.message, Location(display, exc.line, exc.column),
+                        snippet=snippet, caret_col=exc.column - 1 if snippet is not None and exc.column <= 300 else None) from None
 
 
 def load_case_file(path: Path, display: str | None = None) -> list[Case]:

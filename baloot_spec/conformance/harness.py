@@ -258,7 +258,13 @@ def _describe(case: Case, expected, actual) -> str:
 
 
 def _show_action(text: str) -> str:
-    return show_item(json.loads(text))
+    try:
+        action = json.loads(text)
+    except (ValueError, RecursionError):   # (an engine's garbage: shown as it came, clipped)
+        action = None
+    if not isinstance(action, dict):
+        return repr(str(text)[:100])
+    return show_item(action)
 
 
 def _stderr(engine: ProtocolEngine) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import select
 import signal
 import subprocess
 import threading
@@ -59,6 +60,8 @@ class EngineProcess:
                 cwd=self.cwd, bufsize=0, start_new_session=(os.name == "posix"))
         except OSError as exc:
             raise EngineFailure("start", f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
+        if os.name == "posix":
+            os.set_blocking(self.proc.stdin.fileno(), False)   # (writes wait in select, bounded: _send)
         self._lines = queue.Queue()
         self._threads = [threading.Thread(target=self._read_stdout, args=(self.proc.stdout, self._lines), daemon=True),
                          threading.Thread(target=self._read_stderr, args=(self.proc.stderr,), daemon=True)]
@@ -74,14 +77,15 @@ class EngineProcess:
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        if proc.poll() is None:
-            try:
-                if os.name == "posix":
-                    os.killpg(proc.pid, signal.SIGKILL)
-                else:
-                    proc.kill()
-            except (ProcessLookupError, PermissionError, OSError):
-                pass
+        # The whole process group, even when the engine itself has exited: a child it started
+        # (a shell's command, a worker) would otherwise outlive the run, holding its pipes.
+        try:
+            if os.name == "posix":
+                os.killpg(proc.pid, signal.SIGKILL)
+            elif proc.poll() is None:
+                proc.kill()
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -113,12 +117,8 @@ class EngineProcess:
             raise EngineFailure("exited", "the engine is not running")
         self._seq += 1
         message = {"seq": self._seq, **{k: v for k, v in message.items() if k != "seq"}}
-        try:
-            self.proc.stdin.write(encode(message))
-            self.proc.stdin.flush()
-        except (BrokenPipeError, ConnectionResetError, OSError, ValueError):
-            raise self._exited(f"the engine stopped reading its input (sending {message['cmd']})") from None
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        self._send(encode(message), message["cmd"], deadline, self.timeout if timeout is None else timeout)
         while True:
             remaining = deadline - time.monotonic()
             try:
@@ -141,6 +141,36 @@ class EngineProcess:
                 raise self._failure("wrong-seq", f"a response with seq {json_text(response.get('seq'))} to "
                                                  f"{message['cmd']} (seq {self._seq})")
             return response
+
+    def _send(self, data: bytes, cmd: str, deadline: float, seconds: float) -> None:
+        """Write a request within the deadline: an engine that never reads its input fills the
+        pipe, and a blocking write would wait for it for ever (--timeout covers writes too)."""
+        if os.name != "posix":   # (no select on pipes: a plain write)
+            try:
+                self.proc.stdin.write(data)
+                self.proc.stdin.flush()
+                return
+            except (OSError, ValueError):
+                raise self._exited(f"the engine stopped reading its input (sending {cmd})") from None
+        fd = self.proc.stdin.fileno()
+        view = memoryview(data)
+        try:
+            while view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise self._failure("timeout", f"the engine did not read the {cmd} request within {seconds:g} s")
+                _, writable, _ = select.select([], [fd], [], remaining)
+                if not writable:
+                    continue
+                try:
+                    written = os.write(fd, view[:65536])
+                except BlockingIOError:
+                    continue
+                view = view[written:]
+        except (BrokenPipeError, ConnectionResetError, ValueError):
+            raise self._exited(f"the engine stopped reading its input (sending {cmd})") from None
+        except OSError as exc:
+            raise self._exited(f"the engine stopped reading its input (sending {cmd}: {exc.strerror or exc})") from None
 
     def stderr_tail(self, since_mark: bool = True, limit: int = TAIL) -> str:
         """The end of what the engine wrote on stderr (since the last `set_mark` by default)."""

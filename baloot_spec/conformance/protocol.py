@@ -14,7 +14,10 @@ from functools import lru_cache
 import jsonschema
 from referencing import Registry, Resource
 
+from ..limits import InputLimitError, loads
 from ..resources import conformance_dir
+
+MAX_RESPONSE_BYTES = 1 << 20   # one response line (process.MAX_LINE)
 
 PROTOCOL = "baloot-protocol/1"
 COMMANDS = ("hello", "new_hand", "apply", "query", "score", "projects", "match", "audit", "perft", "stop")
@@ -50,9 +53,10 @@ def decode(line: bytes) -> dict:
     except UnicodeDecodeError as exc:
         raise ProtocolError(f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ProtocolError(f"not JSON ({exc.msg} at column {exc.colno}): {_clip(text)}") from None
+        value = loads(text, max_bytes=MAX_RESPONSE_BYTES)
+    except InputLimitError as exc:
+        where = f" at column {exc.column}" if exc.column else ""
+        raise ProtocolError(f"not JSON under the input limits ({exc.message}{where}): {_clip(text)}") from None
     if not isinstance(value, dict):
         raise ProtocolError(f"not a JSON object: {_clip(text)}")
     return value

@@ -150,8 +150,8 @@ def serve(stdin=None, stdout=None) -> int:
             request = json.loads(line)
             if not isinstance(request, dict):
                 raise ValueError("a request is a JSON object")
-        except ValueError as exc:
-            response = {"seq": None, "errored": f"unreadable request: {exc}"}
+        except (ValueError, RecursionError) as exc:
+            response = {"seq": None, "errored": f"unreadable request: {str(exc)[:200]}"}
         else:
             response = engine.handle(request)
         stdout.write(json.dumps(response, separators=(",", ":")).encode("utf-8") + b"\n")

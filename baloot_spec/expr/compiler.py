@@ -473,3 +473,5 @@ def to_python(text: str, scope: Scope, where: ExprSource | None = None, rule_id:
         raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, "syntax error: " + exc.message, rule_id) from None
     except CompileError as exc:
         raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, exc.message, rule_id) from None
+    except RecursionError:   # (a backstop: the parser refuses expressions nested too deeply)
+        raise locate_in_yaml(text, where, 1, 1, 1, "the expression is nested too deeply to compile", rule_id) from None

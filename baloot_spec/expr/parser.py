@@ -12,6 +12,7 @@ from functools import lru_cache
 import lark
 
 from ..errors import Location, RulesError
+from ..limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH
 from ..resources import rules_dir
 
 
@@ -43,6 +44,17 @@ def parse_expression(text: str) -> lark.Tree:
 
 
 def _parse(text: str) -> lark.Tree:
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise ExprSyntaxError(f"the expression is {len(text)} characters long (at most {MAX_EXPRESSION_CHARS})", 1, 1)
+    try:
+        tree = expression_parser().parse(text)
+    except RecursionError:
+        raise ExprSyntaxError("the expression is nested too deeply", 1, 1) from None
+    except lark.UnexpectedInput:
+        pass
+    else:
+        _check_depth(tree)
+        return tree
     try:
         return expression_parser().parse(text)
     except lark.UnexpectedToken as exc:
@@ -59,6 +71,25 @@ def _parse(text: str) -> lark.Tree:
     except lark.UnexpectedEOF:
         lines = text.splitlines() or [""]
         raise ExprSyntaxError("the expression ends too early", len(lines), len(lines[-1]) + 1) from None
+
+
+def _check_depth(tree: lark.Tree) -> None:
+    """ExprSyntaxError, at the first node too deep, if operators nest more than the policy allows
+    (the compiler and the generated Python recurse once or more per level)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_EXPRESSION_DEPTH:
+            line, column = _where(node)
+            raise ExprSyntaxError(f"the expression nests operators more than {MAX_EXPRESSION_DEPTH} deep", line, column)
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, lark.Tree))
+
+
+def _where(node: lark.Tree) -> tuple[int, int]:
+    meta = getattr(node, "meta", None)
+    if meta is not None and not getattr(meta, "empty", True):
+        return meta.line, meta.column
+    return 1, 1
 
 
 def text_at(text: str, line: int, column: int) -> str:

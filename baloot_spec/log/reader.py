@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import marshal
+import os
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import fastjsonschema
 
+from ..limits import MAX_JSON_FILE_BYTES, MAX_LOG_LINE_BYTES, InputLimitError, loads
 from ..resources import conformance_dir
 from ..rules import cache as disk_cache
 
@@ -260,18 +262,22 @@ def _deepest(error):
 def _parse(text: str, name: str, line: int | None) -> LogInput:
     item = LogInput(name, line)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        error = {"path": "$", "message": f"not valid JSON: {exc.msg}", "column": exc.colno}
-        if exc.msg == "Extra data" and line is None and not name.endswith(".jsonl"):
+        # (duplicate keys, NaN and integers over Python's 4,300 digits refused; the log schema
+        # bounds the integers a valid document holds, and its shape, so its depth)
+        data = loads(text, max_bytes=MAX_JSON_FILE_BYTES, check_depth=False, strict_ints=False)
+    except InputLimitError as exc:
+        error = {"path": "$", "message": exc.message if exc.message.startswith("not valid JSON") else f"not valid JSON: {exc.message}"}
+        if exc.line:
+            error["column"] = exc.column
+            error["line"] = (line or 0) + exc.line - 1 if line else exc.line
+        if "Extra data" in error["message"] and line is None and not name.endswith(".jsonl"):
             error["message"] += " (one JSON document per line? name the file .jsonl to read it as JSON Lines)"
-        error["line"] = (line or 0) + exc.lineno - 1 if line else exc.lineno
         item.errors.append(error)
         return item
+    try:
+        problems = check_document(data)
     except RecursionError:
-        item.errors.append({"path": "$", "message": "not valid JSON: nested too deeply"})
-        return item
-    problems = check_document(data)
+        problems = [{"path": "$", "message": "nested too deeply to check"}]
     if problems:
         item.errors.extend(problems)
         return item
@@ -280,21 +286,44 @@ def _parse(text: str, name: str, line: int | None) -> LogInput:
 
 
 def _read_stream(stream, name: str, jsonl: bool | None):
-    """Yield (name, line, text) for each document in a stream (line None for a whole file)."""
+    """Yield (name, line, text) for each document in a stream (line None for a whole file); for
+    a document over the input limits, text is a _TooLong saying so. Memory stays bounded by the
+    limits whatever the input (a line is read at most MAX_LOG_LINE_BYTES at a time)."""
     if jsonl is False:
-        yield name, None, stream.read()
+        text = stream.read(MAX_JSON_FILE_BYTES + 1)
+        if len(text) > MAX_JSON_FILE_BYTES:
+            yield name, None, _TooLong(f"larger than the limit of {MAX_JSON_FILE_BYTES} characters for a .json log "
+                                       "(write a long log as JSON Lines, a document a line)")
+            return
+        yield name, None, text
         return
     number = 0
-    for raw in stream:
+    while True:
+        raw = stream.readline(MAX_LOG_LINE_BYTES + 1)
+        if not raw:
+            return
         number += 1
+        if len(raw) > MAX_LOG_LINE_BYTES and not raw.endswith("\n"):
+            while raw and not raw.endswith("\n"):     # skip the rest of the line, a bounded piece at a time
+                raw = stream.readline(1 << 20)
+            yield name, number, _TooLong(f"a line longer than the limit of {MAX_LOG_LINE_BYTES} characters")
+            continue
         text = raw.strip()
         if not text:
             continue
         if jsonl is None and number == 1 and text.startswith("{") and not _is_complete(text):
             # a pretty-printed single JSON document on standard input: read it whole
-            yield name, None, raw + stream.read()
+            rest = stream.read(MAX_JSON_FILE_BYTES + 1 - len(raw))
+            if len(raw) + len(rest) > MAX_JSON_FILE_BYTES:
+                yield name, None, _TooLong(f"larger than the limit of {MAX_JSON_FILE_BYTES} characters")
+                return
+            yield name, None, raw + rest
             return
         yield name, number, text
+
+
+class _TooLong(str):
+    """Where a document should be: why there is none (over the input limits)."""
 
 
 def _is_complete(text: str) -> bool:
@@ -303,7 +332,7 @@ def _is_complete(text: str) -> bool:
         return True
     except json.JSONDecodeError:
         return False
-    except RecursionError:
+    except (RecursionError, ValueError):
         return True
 
 
@@ -314,21 +343,31 @@ def read_raw(sources):
     for source in sources:
         if source == "-":
             for name, line, text in _read_stream(sys.stdin, "-", None):
-                yield name, line, text, None
+                yield (name, line, None, str(text)) if isinstance(text, _TooLong) else (name, line, text, None)
             continue
         path = Path(source)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
-        elif path.is_file():
-            files = [path]
+            if not os.access(path, os.R_OK | os.X_OK):
+                yield str(path), None, None, "cannot read the directory: permission denied"
+                continue
+            unreadable: list = []   # (a folder inside that cannot be read is said so, not skipped)
+            files = sorted(Path(folder) / name for folder, _, names in os.walk(path, onerror=unreadable.append)
+                           for name in names if Path(name).suffix in (".json", ".jsonl") and (Path(folder) / name).is_file())
+            for exc in unreadable:
+                yield str(exc.filename or path), None, None, f"cannot read the directory: {exc.strerror or exc}"
+            if not files and not unreadable:
+                yield str(path), None, None, "the directory holds no .json or .jsonl file"
+                continue
+        elif path.exists():
+            files = [path]   # (a file, a FIFO, /dev/stdin, /dev/null: read as they come)
         else:
             yield str(path), None, None, "no such file or directory"
             continue
         for file in files:
             try:
                 with file.open("r", encoding="utf-8") as stream:
-                    for name, line, text in _read_stream(stream, str(file), True if file.suffix == ".jsonl" else False):
-                        yield name, line, text, None
+                    for name, line, text in _read_stream(stream, str(file), True if file.suffix == ".jsonl" else (None if not file.is_file() else False)):
+                        yield (name, line, None, str(text)) if isinstance(text, _TooLong) else (name, line, text, None)
             except UnicodeDecodeError as exc:
                 yield str(file), None, None, f"not UTF-8 text: {exc.reason}"
             except OSError as exc:

@@ -56,8 +56,13 @@ def forget_compiled() -> None:
 def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:
     """Check and compile every expression of a resolved variant (rules/compile.py: imported
     here, when a variant is compiled, so that loading a cached one never imports it)."""
+    from ..errors import Location, RulesError
     from .compile import compile_variant as compile_checked
-    return compile_checked(variant, plan_key)
+    try:
+        return compile_checked(variant, plan_key)
+    except (RecursionError, MemoryError, SyntaxError) as exc:   # (a backstop: the loader's limits come first)
+        raise RulesError(f"the rules cannot be compiled: they nest too deeply ({type(exc).__name__})",
+                         Location(variant.ruleset.files[-1] if variant.ruleset.files else "rules/")) from None
 
 
 __all__ = ["CompiledRules", "Variant", "load_variant", "resolve_variant", "compile_variant", "forget_compiled"]

@@ -22,7 +22,7 @@ from ..engine.state import ENGINE_LISTS, ENGINE_WRITES, IN_PLACE, Play, Trick
 from ..errors import RulesError
 from ..suggest import did_you_mean
 from ..expr.builtins import Rec, builtin_arity
-from ..expr.compiler import LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
+from ..expr.compiler import AGGREGATES, LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.lower import lower_module
 from ..expr.parser import TREES, ExprSource, parse_expression
 from ..expr.unroll import short_lists, unroll
@@ -172,6 +172,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     match_names = [step["name"] for step in rs.lists["match"]]
     hand_state = GENERIC_STATE | set(state_init)
     functions = {f["name"]: len(f.get("params") or []) for f in rs.lists["functions"]}
+    _refuse_shadowing(rs.lists["functions"])
     indexable = frozenset(name for name, value in constants.items()
                           if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
     inline: dict = {}   # filled below, function by function, once each body has been checked
@@ -931,3 +932,13 @@ def _plain(value):
     if isinstance(value, str):
         return str(value)
     return value
+
+
+def _refuse_shadowing(functions) -> None:
+    """A function the rules define may not take the name of a builtin or an aggregate: `len(x)`
+    would silently mean the rules' function in one place and the builtin in every reader's mind."""
+    reserved = set(builtin_arity()) | AGGREGATES
+    for fn in functions:
+        if fn["name"] in reserved:
+            location = fn["name"].location() if hasattr(fn["name"], "location") else None
+            raise RulesError(f"function {fn['name']!r} has the name of a builtin: choose another name", location, fn["id"])

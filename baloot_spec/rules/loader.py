@@ -28,7 +28,23 @@ NOT_RULE_FILES = {"params.yaml"}
 
 @lru_cache(maxsize=None)
 def _schema(name: str) -> dict:
-    return json.loads((rules_dir() / "schema" / name).read_text(encoding="utf-8"))
+    return _schema_from_text(_schema_text(name), name)
+
+
+def _schema_text(name: str) -> str:
+    """A schema file of the rules folder (BALOOT_RULES_DIR may point at a copy someone edited)."""
+    return read_text_file(rules_dir() / "schema" / name, f"rules/schema/{name}")
+
+
+def _schema_from_text(text: str, name: str) -> dict:
+    from ..limits import InputLimitError, loads
+    try:
+        schema = loads(text, check_depth=False)
+    except InputLimitError as exc:
+        raise RulesError(exc.message, Location(f"rules/schema/{name}", exc.line, exc.column)) from None
+    if not isinstance(schema, dict):
+        raise RulesError("a JSON Schema is a JSON object", Location(f"rules/schema/{name}", 1, 1))
+    return schema
 
 
 _CHECKED: dict = {}   # (file name, schema, the file's text, the schema's text) -> the checked document
@@ -42,7 +58,7 @@ def _checked_yaml(path: Path, display: str, schema_ref: str, what: str, mapping:
     `mapping`, an empty file is None (skipped) and anything else but a mapping is an error."""
     text = read_text_file(path, display)
     schema_file = "rules.schema.json" if schema_ref == "rules" else "variants.schema.json"
-    schema_text = (rules_dir() / "schema" / schema_file).read_text(encoding="utf-8")
+    schema_text = _schema_text(schema_file)
     key = (display, schema_ref, what, text, schema_text)
     if key in _CHECKED:
         return _CHECKED[key]
@@ -51,7 +67,7 @@ def _checked_yaml(path: Path, display: str, schema_ref: str, what: str, mapping:
         return None
     if mapping and not isinstance(document, dict):
         raise RulesError("a rules file is a mapping of sections", Location(display, 1, 1))
-    schema = json.loads(schema_text)
+    schema = _schema_from_text(schema_text, schema_file)
     validate(document, schema if schema_ref == "rules" else {"$ref": f"#/$defs/{schema_ref}", **schema}, display, what)
     _CHECKED[key] = document
     return document
@@ -77,7 +93,13 @@ def validate(document, schema: dict, file: str, what: str) -> None:
     """Check a loaded YAML document against a JSON Schema; the first error, located."""
     import jsonschema  # imported here: a process whose rules come from the cache never needs it
     validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(document), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
+    try:
+        errors = sorted(validator.iter_errors(document), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
+    except RecursionError:
+        raise RulesError(f"{what} is nested too deeply to check", Location(file)) from None
+    except Exception as exc:   # a schema file someone edited (BALOOT_RULES_DIR) that is not a usable schema
+        raise RulesError(f"the schema cannot check the {what}: {type(exc).__name__}: {str(exc)[:200]}",
+                         Location(file)) from None
     if not errors:
         return
     error = jsonschema.exceptions.best_match(errors)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import Location, RulesError
+from ..limits import MAX_INT_DIGITS, MAX_NESTING, MAX_RULES_FILE_BYTES
 
 
 class LocStr(str):
@@ -81,6 +82,8 @@ def _build(node, loader, file: str):
         out = LocList(_build(item, loader, file) for item in node.value)
         out.file, out.line, out.column = file, mark.line + 1, mark.column + 1
         return out
+    if node.tag == "tag:yaml.org,2002:int" and len(node.value.lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
+        raise RulesError(f"an integer of more than {MAX_INT_DIGITS} digits", Location(file, mark.line + 1, mark.column + 1))
     value = loader.construct_object(node, deep=True)
     if isinstance(value, str):
         text = LocStr(value)
@@ -91,11 +94,43 @@ def _build(node, loader, file: str):
     return value
 
 
+def _loader_class():
+    """PyYAML's SafeLoader, composing no alias (`*name`: a self-reference, or a "billion
+    laughs" expansion, from a few hundred bytes) and no node nested deeper than MAX_NESTING
+    (PyYAML composes recursively: deeper would be a RecursionError)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        depth = 0
+
+        def compose_node(self, parent, index):
+            event = self.peek_event()
+            if isinstance(event, yaml.AliasEvent):
+                raise yaml.composer.ComposerError(None, None, f"aliases (*{event.anchor}) are not allowed "
+                                                  "(write the value out)", event.start_mark)
+            if self.depth >= MAX_NESTING:
+                raise yaml.composer.ComposerError(None, None, f"nested more than {MAX_NESTING} levels deep",
+                                                  event.start_mark)
+            self.depth += 1
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+    return Loader
+
+
+_LOADER = []
+
+
 def load_yaml_text(text: str, file: str = "<string>"):
     """Parse YAML text into LocDict/LocList/LocStr values; errors are RulesError with a location."""
     import yaml
-    loader = yaml.SafeLoader(text)
+    if not _LOADER:
+        _LOADER.append(_loader_class())
+    lines = None
+    loader = None
     try:
+        loader = _LOADER[0](text)   # (the reader refuses NUL and other control characters here)
         node = loader.get_single_node()
         if node is None:
             return None
@@ -105,19 +140,38 @@ def load_yaml_text(text: str, file: str = "<string>"):
         location = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
         lines = text.splitlines()
         snippet = lines[mark.line] if mark and mark.line < len(lines) else None
-        raise RulesError(f"not valid YAML: {exc.problem or exc.context}", location, snippet=snippet,
+        raise RulesError(f"not valid YAML: {exc.problem or exc.context}", location, snippet=_printable(snippet),
                          caret_col=mark.column if mark else None) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise RulesError(f"not valid YAML: the control character {exc.character!r} is not allowed",
+                         Location(file, line, column)) from None
     except yaml.YAMLError as exc:
         raise RulesError(f"not valid YAML: {exc}", Location(file)) from None
+    except (RecursionError, ValueError, OverflowError) as exc:   # (a backstop: the checks above come first)
+        raise RulesError(f"not valid YAML: {type(exc).__name__}: {str(exc)[:200]}", Location(file)) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
+
+
+def _printable(line: str | None) -> str | None:
+    """A line shown under an error, with control characters made visible."""
+    if line is None:
+        return None
+    return "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in line[:300])
 
 
 def read_text_file(path: Path, display: str | None = None) -> str:
     """One rules file's text; a RulesError located at the file when it cannot be read."""
     name = display or str(path)
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, "rb") as stream:   # (a FIFO or /dev/null is read like a file)
+            data = stream.read(MAX_RULES_FILE_BYTES + 1)
+        if len(data) > MAX_RULES_FILE_BYTES:
+            raise RulesError(f"larger than the limit of {MAX_RULES_FILE_BYTES} bytes", Location(name))
+        return data.decode("utf-8")
     except OSError as exc:
         raise RulesError(f"cannot read: {exc.strerror or exc}", Location(name)) from None
     except UnicodeDecodeError as exc:
