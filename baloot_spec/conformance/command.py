@@ -76,7 +76,7 @@ def run(args) -> int:
     from .grouping import console_lines
     from .report import dump_report, feature_table, json_report, keys_table, totals
     from .runner import ERROR, FAIL, PASS
-    from .status import NOT_APPLICABLE, is_unexpected
+    from .status import is_unexpected
 
     from ..limits import capped_jobs, check_timeout
     timeout = 10.0 if getattr(args, "timeout", None) is None else float(args.timeout)
@@ -147,11 +147,6 @@ def run(args) -> int:
     if show_progress:
         print(file=sys.stderr)
     outcomes = result.outcomes
-    if target is not None and outcomes and all(o.status == NOT_APPLICABLE for o in outcomes):
-        print(f"baloot: error: no case applies to {target.label}: {len(outcomes)} cases were written for variants that "
-              f"differ from it on a knob they depend on (conformance/dependencies.json){_overlay_hint(args)}; "
-              f"e.g. {outcomes[0].case.id}: {outcomes[0].message}", file=sys.stderr)
-        return 2
     explain_outcomes(outcomes)
     # (a report written to standard output keeps it to itself: the table and totals go to stderr)
     out = sys.stderr if "-" in (args.json_out, getattr(args, "markdown", None), getattr(args, "junit", None)) else sys.stdout
@@ -196,9 +191,18 @@ def run(args) -> int:
     failing = any(is_unexpected(o) for o in outcomes) or bool(stale)
     if not failing and not any(o.status in (PASS, FAIL, ERROR) for o in outcomes):
         print(f"baloot: error: none of the {len(outcomes)} selected cases applies (not applicable, unsupported "
-              "or skipped): nothing was checked", file=sys.stderr)
+              "or skipped): nothing was checked" + _why_none(outcomes, target, args), file=sys.stderr)
         return 2
     return EXIT_FOUND if failing else EXIT_OK
+
+
+def _why_none(outcomes, target, args) -> str:
+    """With --preset/--set/--overlay and nothing applicable: why, with an example."""
+    from .status import NOT_APPLICABLE
+    if target is None or not all(o.status == NOT_APPLICABLE for o in outcomes):
+        return ""
+    return (f"; the cases differ from {target.label} on a knob they depend on (conformance/dependencies.json)"
+            f"{_overlay_hint(args)}; e.g. {outcomes[0].case.id}: {outcomes[0].message}")
 
 
 def _overlay_hint(args) -> str:
