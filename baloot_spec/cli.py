@@ -158,8 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
                "expected-failures entry), 2 usage error, unreadable input or an engine that cannot start.")
     run.add_argument("--engine", metavar="CMD",
                      help="the command that starts the engine (shell-split), e.g. 'node conformance/engines/node-sun/engine.js'")
-    run.add_argument("--preset", metavar="P", help="only the cases whose own variant resolves to this preset's rules "
-                                                    "(with --set/--overlay: to those rules); the others: not applicable")
+    run.add_argument("--preset", metavar="P", help="run every case that applies to this preset's rules (with --set/--overlay: "
+                                                    "to those rules), under those rules: its own variant agrees on every knob "
+                                                    "it depends on (conformance/dependencies.json); the others: not applicable")
     run.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE",
                      help="with --preset: the selected rules have this knob value (repeatable)")
     run.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE",
@@ -203,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per response (default: %(default)s)")
     games.add_argument("--json", dest="json_out", metavar="FILE", help="also write a JSON report to FILE ('-' for stdout)")
     games.add_argument("--quiet", action="store_true", help="print only divergences, errors and the totals")
+    _derive_command(conf_commands)
     _log_commands(commands)
     commands.add_parser("perft", add_help=False,
                         help="count the action sequences of depth D from a position (baloot perft --help)")
@@ -298,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
             return getattr(logcli, args.command)(args)
         if args.command == "conformance" and args.conformance_command == "run":
             return _conformance_run(args)
+        if args.command == "conformance" and args.conformance_command == "derive":
+            return _conformance_derive(args)
         if args.command == "conformance" and args.conformance_command == "games":
             return _conformance_games(args)
         parser.print_help()
@@ -493,6 +497,34 @@ def _conformance_run(args) -> int:
     try:
         return run(args)
     except UsageProblem as exc:
+        raise _Usage(str(exc)) from None
+
+
+def _derive_command(conf_commands) -> None:
+    derive = conf_commands.add_parser(
+        "derive", help="write the corpus re-expected under a variant (presets, --set, overlays) by the reference engine",
+        description="Move every conformance case to the given variant and answer it there with the built-in engine. "
+                    "A case whose expectation holds is written as it is; one whose answer differs gets the new answer "
+                    "and a `derived` field (its own variant and the rule ids that make the difference); one the "
+                    "variant cannot answer (a setup event refused) is left out and counted. The files keep the "
+                    "layout of conformance/cases; run them with baloot conformance run --cases DIR.",
+        epilog="Exit codes: 0 written, 2 usage error (a non-empty --out without --force, a bad variant).")
+    derive.add_argument("--preset", metavar="P", help="the preset (default: default)")
+    derive.add_argument("--set", dest="sets", action="append", default=[], metavar="KNOB=VALUE",
+                        help="override a knob (repeatable)")
+    derive.add_argument("--overlay", dest="overlays", action="append", default=[], metavar="FILE",
+                        help="apply an overlay (a name from rules/overlays or a .yaml path; repeatable)")
+    derive.add_argument("--out", required=True, metavar="DIR", help="the folder to write (created; must be empty)")
+    derive.add_argument("--force", action="store_true", help="write into a non-empty --out folder")
+    derive.add_argument("--json", action="store_true", help="print the summary (counts, left-out cases) as JSON")
+
+
+def _conformance_derive(args) -> int:
+    from .conformance.derive import DeriveProblem, run
+    args.parsed_sets = _parse_sets(args.sets)
+    try:
+        return run(args)
+    except DeriveProblem as exc:
         raise _Usage(str(exc)) from None
 
 

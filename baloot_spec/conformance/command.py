@@ -108,11 +108,9 @@ def run(args) -> int:
     target = None
     if args.preset or args.sets or args.overlays:
         from ..cli import _parse_sets
-        from ..rules import load_variant
-        from .harness import Target
-        rules = load_variant(args.preset or "default", _parse_sets(args.sets), args.overlays)
+        from .harness import target_of
         label = (args.preset or "default") + "".join(f" {s}" for s in args.sets) + "".join(f" +{o}" for o in args.overlays)
-        target = Target(rules.hash, label)
+        target = target_of(args.preset or "default", _parse_sets(args.sets), args.overlays, label)
     for path, option in ((args.json_out, "--json"), (getattr(args, "junit", None), "--junit"),
                          (getattr(args, "markdown", None), "--markdown")):
         _writable(path, option)
@@ -193,6 +191,20 @@ def run(args) -> int:
     failing = any(is_unexpected(o) for o in outcomes) or bool(stale)
     if not failing and not any(o.status in (PASS, FAIL, ERROR) for o in outcomes):
         print(f"baloot: error: none of the {len(outcomes)} selected cases applies (not applicable, unsupported "
-              "or skipped): nothing was checked", file=sys.stderr)
+              "or skipped): nothing was checked" + _why_none(outcomes, target, args), file=sys.stderr)
         return 2
     return EXIT_FOUND if failing else EXIT_OK
+
+
+def _why_none(outcomes, target, args) -> str:
+    """With --preset/--set/--overlay and nothing applicable: why, with an example."""
+    from .status import NOT_APPLICABLE
+    if target is None or not all(o.status == NOT_APPLICABLE for o in outcomes):
+        return ""
+    return (f"; the cases differ from {target.label} on a knob they depend on (conformance/dependencies.json)"
+            f"{_overlay_hint(args)}; e.g. {outcomes[0].case.id}: {outcomes[0].message}")
+
+
+def _overlay_hint(args) -> str:
+    return (" or answered differently under the overlay; `baloot conformance derive` writes a corpus re-expected "
+            "under it") if args.overlays else ""

@@ -122,12 +122,15 @@ def load_case_file(path: Path, display: str | None = None) -> list[Case]:
     return cases
 
 
-def load_corpus(root: Path | None = None) -> list[Case]:
-    """Every case under conformance/cases, in file order; ids must be unique."""
+def load_corpus(root: Path | None = None, cases_dir: Path | None = None) -> list[Case]:
+    """Every case under conformance/cases (or under `cases_dir`), in file order; ids must be unique."""
     root = root or conformance_dir()
     cases: list[Case] = []
     seen: dict[str, str] = {}
-    for path in sorted((root / "cases").rglob("*.json")):
+    folder = cases_dir if cases_dir is not None else root / "cases"
+    if cases_dir is not None:
+        root = cases_dir
+    for path in sorted(folder.rglob("*.json")):
         display = str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)
         for case in load_case_file(path, display):
             if case.id in seen:

@@ -27,6 +27,7 @@ from .process import EngineFailure, EngineProcess
 from .protocol import KIND_COMMANDS, PROTOCOL, ProtocolError, check_response
 from .runner import ERROR, FAIL, Outcome, canonical_action, compared_outcome, difference, norm_card, run_case
 from .status import NOT_APPLICABLE, SKIPPED, UNSUPPORTED
+from .target import Target, case_for, run_for, target_of, why_not_applicable  # noqa: F401 (Target, target_of: this module's API)
 
 BUILTIN = {"name": "baloot-spec built-in engine", "version": __version__}
 HELLO_TIMEOUT = 10.0    # at least this long for the first answer: a JVM or a first compile starts slowly
@@ -422,15 +423,6 @@ class Run:
     seconds: float = 0.0
 
 
-@dataclass(frozen=True)
-class Target:
-    """The variant a run is restricted to (--preset, --set, --overlay): a case applies when its
-    own variant resolves to the same rules (the same variant hash)."""
-
-    hash: str
-    label: str
-
-
 def case_variant_hash(case: Case) -> str:
     variant = case.data["variant"]
     return _variant_hash(variant.get("preset", "default"), tuple(sorted((variant.get("set") or {}).items())),
@@ -445,7 +437,11 @@ def _variant_hash(preset: str, sets: tuple, overlays: tuple) -> str:
 
 def applicability(case: Case, target: Target | None, claims: Claims) -> Outcome | None:
     """The outcome of a case that is not run (not applicable, unsupported), or None to run it."""
-    if target is not None:
+    if target is not None and target.knobs is not None and case.depends_on is not None:
+        why = why_not_applicable(case, target)
+        if why is not None:
+            return Outcome(case, NOT_APPLICABLE, why)
+    elif target is not None:
         try:
             applies = case_variant_hash(case) == target.hash
         except BalootError:
@@ -454,7 +450,7 @@ def applicability(case: Case, target: Target | None, claims: Claims) -> Outcome 
             variant = case.data["variant"]
             written = variant.get("preset", "default") + "".join(f" {k}={v}" for k, v in (variant.get("set") or {}).items())
             return Outcome(case, NOT_APPLICABLE, f"written for {written}, not {target.label}")
-    missing = claims.missing(case)
+    missing = claims.missing(case_for(case, target))
     if missing:
         return Outcome(case, UNSUPPORTED, "not claimed by the engine: " + "; ".join(missing))
     return None
@@ -473,7 +469,7 @@ def run_in_process(cases: list, preset: Target | None = None, progress=None, set
             outcome = Outcome(case, UNSUPPORTED, "not given in the setup forms asked for: this case has no position")
         if outcome is None:
             began = time.perf_counter()
-            outcome = run_case(case) if form == "events" else run_case_from_position(case)
+            outcome = run_for(case, preset) if form == "events" else run_case_from_position(case_for(case, preset))
             outcome.details["seconds"] = time.perf_counter() - began
             if outcome.status == FAIL:
                 outcome.message = describe_difference(case, outcome.expected, outcome.actual, outcome.keys)
@@ -518,7 +514,7 @@ def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeo
         if outcome is not None:
             finished(index, outcome)
         else:  # grouped by variant: an engine process meets each variant in one stretch
-            todo.setdefault(json.dumps(variant_of(case), sort_keys=True), []).append(index)
+            todo.setdefault(json.dumps(variant_of(case_for(case, preset)), sort_keys=True), []).append(index)
     work: queue.Queue = queue.Queue()
     for indices in todo.values():
         for at in range(0, len(indices), chunk):
@@ -537,7 +533,7 @@ def run_engine(cases: list, argv: list[str], preset: Target | None = None, timeo
                 for index in indices:
                     began = time.perf_counter()
                     try:
-                        outcome = drive_case(engine, cases[index])
+                        outcome = drive_case(engine, case_for(cases[index], preset))
                     except Exception as exc:  # a harness bug must not lose the run
                         outcome = Outcome(cases[index], ERROR, f"harness error: {type(exc).__name__}: {exc}")
                     outcome.details["seconds"] = time.perf_counter() - began

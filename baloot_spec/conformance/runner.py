@@ -47,10 +47,11 @@ def rules_for(case: Case):
     return load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
 
 
-def run_case(case: Case) -> Outcome:
-    """Run one case; never raises for a problem in the case or the rules (status error)."""
+def run_case(case: Case, rules=None) -> Outcome:
+    """Run one case (under `rules` when given, already loaded for the case's variant); never
+    raises for a problem in the case or the rules (status error)."""
     try:
-        rules = rules_for(case)
+        rules = rules if rules is not None else rules_for(case)
         runner = _KINDS[case.kind]
         expected, actual = runner(rules, case)
     except SetupRefused as exc:

@@ -46,6 +46,13 @@ def load_variant(preset: str = "default", sets: dict | None = None, overlays: li
     return compiled
 
 
+def forget_compiled() -> None:
+    """Drop the compiled variants this process holds (a tool that visits thousands of variants
+    keeps its memory bounded; the next load_variant reads them back from the disk cache)."""
+    _CACHE.clear()
+    _REQUESTS.clear()
+
+
 def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRules:
     """Check and compile every expression of a resolved variant (rules/compile.py: imported
     here, when a variant is compiled, so that loading a cached one never imports it)."""
@@ -58,4 +65,4 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
                          Location(variant.ruleset.files[-1] if variant.ruleset.files else "rules/")) from None
 
 
-__all__ = ["CompiledRules", "Variant", "load_variant", "resolve_variant", "compile_variant"]
+__all__ = ["CompiledRules", "Variant", "load_variant", "resolve_variant", "compile_variant", "forget_compiled"]
