@@ -145,15 +145,7 @@ def _shown_path(where: str) -> str:
 
 
 def _unclaimed(claims: Claims, variant: dict) -> list:
-    out = [f"command {c}" for c in ("new_hand", "apply", "query") if c not in claims.commands]
-    if variant.get("preset", "default") not in claims.presets:
-        out.append(f"preset {variant.get('preset', 'default')}")
-    for knob, value in (variant.get("set") or {}).items():
-        values = claims.knobs.get(knob)
-        if values != "any" and not any(json.dumps(value) == json.dumps(v) for v in values or ()):
-            out.append(f"knob {knob}={json.dumps(value)}")
-    out += [f"overlay {o}" for o in variant.get("overlays") or () if o not in claims.overlays]
-    return out
+    return claims.unclaimed(("new_hand", "apply", "query"), variant)
 
 
 def _hand_of(rules, record: dict, scores: dict, base: str) -> Hand:

@@ -60,14 +60,9 @@ class Claims:
                    overlays=frozenset(hello.get("overlays") or ()),
                    setups=frozenset(hello.get("setups") or ("events",)), hello=hello)
 
-    def missing(self, case: Case) -> list[str]:
-        """What the case needs that the engine did not claim (empty: the case is run)."""
-        if self.everything:
-            return []
-        variant = case.data["variant"]
-        if case.kind not in KIND_COMMANDS:
-            return [f"case kind {case.kind} (not in {PROTOCOL})"]
-        out = [f"command {c}" for c in KIND_COMMANDS[case.kind] if c not in self.commands]
+    def unclaimed(self, commands, variant: dict) -> list[str]:
+        """The commands and the parts of a variant (preset, knob values, overlays) not claimed."""
+        out = [f"command {c}" for c in commands if c not in self.commands]
         preset = variant.get("preset", "default")
         if preset not in self.presets:
             out.append(f"preset {preset}")
@@ -76,6 +71,16 @@ class Claims:
             if values != "any" and not any(_same(value, v) for v in values or ()):
                 out.append(f"knob {knob}={json.dumps(value)}")
         out += [f"overlay {o}" for o in variant.get("overlays") or () if o not in self.overlays]
+        return out
+
+    def missing(self, case: Case) -> list[str]:
+        """What the case needs that the engine did not claim (empty: the case is run)."""
+        if self.everything:
+            return []
+        variant = case.data["variant"]
+        if case.kind not in KIND_COMMANDS:
+            return [f"case kind {case.kind} (not in {PROTOCOL})"]
+        out = self.unclaimed(KIND_COMMANDS[case.kind], variant)
         out += [f"feature {f}" for f in case.features if f not in self.features]
         keys = unproduced(self.hello, case.kind, case.data["expect"])
         if keys:

@@ -35,16 +35,7 @@ def frozen_positions(root: Path | None = None) -> list[tuple[str, dict]]:
 
 def unclaimed(claims: Claims, position: dict) -> list[str]:
     """What the position needs that the engine's hello does not claim."""
-    variant = position.get("variant") or {}
-    out = [f"command {c}" for c in ("new_hand", "apply", "perft") if c not in claims.commands]
-    if variant.get("preset", "default") not in claims.presets:
-        out.append(f"preset {variant.get('preset', 'default')}")
-    for knob, value in (variant.get("set") or {}).items():
-        values = claims.knobs.get(knob)
-        if values != "any" and not any(json.dumps(value) == json.dumps(v) for v in values or ()):
-            out.append(f"knob {knob}={json.dumps(value)}")
-    out += [f"overlay {o}" for o in variant.get("overlays") or () if o not in claims.overlays]
-    return out
+    return claims.unclaimed(("new_hand", "apply", "perft"), position.get("variant") or {})
 
 
 def check_position(engine: ProtocolEngine, claims: Claims, where: str, position: dict, depth: int | None) -> dict:

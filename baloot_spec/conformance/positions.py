@@ -23,9 +23,8 @@ from ..errors import BalootError, IllegalAction
 from ..engine.hand import Hand
 from ..engine.position import PositionError, hand_from_position, position_of, replay_events, spec_of
 from ..resources import conformance_dir
-from ..text import plain
 from .corpus import Case
-from .runner import ERROR, FAIL, PASS, Outcome, canonical_action, difference, matches_expected, rules_for
+from .runner import ERROR, FAIL, HAND_QUESTIONS, PASS, Outcome, difference, matches_expected, rules_for
 
 FORMAT = "baloot-positions/1"
 POSITION_KINDS = ("legal", "reject", "hand")
@@ -156,7 +155,7 @@ def run_case_from_position(case: Case, entry: dict | None = None) -> Outcome:
     try:
         rules = rules_for(case)
         hand = start_from_entry(rules, entry)
-        expected, actual = _ASK[case.kind](hand, case)
+        expected, actual = HAND_QUESTIONS[case.kind](hand, case)
     except BalootError as exc:
         return Outcome(case, ERROR, f"{type(exc).__name__}: {exc}")
     if matches_expected(expected, actual):
@@ -164,25 +163,3 @@ def run_case_from_position(case: Case, entry: dict | None = None) -> Outcome:
     return Outcome(case, FAIL, difference(expected, actual), expected, actual)
 
 
-def _legal(hand, case):
-    expect = case.data["expect"]
-    actual = {"turn": hand.turn(), "legal": sorted(canonical_action(a) for a in hand.legal())}
-    expected = {"turn": expect["turn"], "legal": sorted(canonical_action(a) for a in expect["legal"])}
-    if "phase" in expect:
-        expected["phase"], actual["phase"] = expect["phase"], hand.phase
-    return expected, actual
-
-
-def _reject(hand, case):
-    refusal = hand.check(case.data["action"])
-    return {"reject": case.data["expect"]["reject"]}, {"reject": refusal.rule_id if refusal else None,
-                                                      "message": refusal.message if refusal else "accepted"}
-
-
-def _hand(hand, case):
-    if not hand.is_over():
-        raise PositionError(f"the events end before the hand does (phase {hand.phase}, {hand.turn()} to act)", "events")
-    return dict(case.data["expect"]), plain(hand.result())
-
-
-_ASK = {"legal": _legal, "reject": _reject, "hand": _hand}

@@ -116,8 +116,8 @@ def canonical_action(action: dict) -> str:
     return json.dumps(out, sort_keys=True)
 
 
-def _legal(rules, case):
-    hand = replay_setup(rules, case.data["setup"])
+def legal_answer(hand: Hand, case: Case):
+    """(expected, actual) of a `legal` case at a hand (reached from events or from a position)."""
     expect = case.data["expect"]
     actual = {"turn": hand.turn(), "legal": sorted(canonical_action(a) for a in hand.legal())}
     expected = {"turn": expect["turn"], "legal": sorted(canonical_action(a) for a in expect["legal"])}
@@ -126,18 +126,34 @@ def _legal(rules, case):
     return expected, actual
 
 
-def _reject(rules, case):
-    hand = replay_setup(rules, case.data["setup"])
+def reject_answer(hand: Hand, case: Case):
+    """(expected, actual) of a `reject` case at a hand."""
     refusal = hand.check(case.data["action"])
     return {"reject": case.data["expect"]["reject"]}, {"reject": refusal.rule_id if refusal else None,
                                                       "message": refusal.message if refusal else "accepted"}
 
 
-def _hand(rules, case):
-    hand = replay_setup(rules, case.data["setup"])
+def hand_answer(hand: Hand, case: Case):
+    """(expected, actual) of a `hand` case at a hand that must be over."""
     if not hand.is_over():
         raise SetupRefused(f"the events end before the hand does (phase {hand.phase}, {hand.turn()} to act)")
     return dict(case.data["expect"]), plain(hand.result())
+
+
+# the case kinds asked of a hand: the same question whichever setup form reached it
+HAND_QUESTIONS = {"legal": legal_answer, "reject": reject_answer, "hand": hand_answer}
+
+
+def _legal(rules, case):
+    return legal_answer(replay_setup(rules, case.data["setup"]), case)
+
+
+def _reject(rules, case):
+    return reject_answer(replay_setup(rules, case.data["setup"]), case)
+
+
+def _hand(rules, case):
+    return hand_answer(replay_setup(rules, case.data["setup"]), case)
 
 
 def _score(rules, case):
