@@ -12,6 +12,8 @@ from baloot_spec.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "conformance" / "games"
 FILES = sorted(GAMES.rglob("*.json"))
+LINES = sorted(GAMES.rglob("*.jsonl"))   # whole matches per preset (tools/grow_games.py), one a line
+DOCUMENTS = len(FILES) + sum(1 for f in LINES for line in f.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
 def _verify_games():
@@ -25,6 +27,22 @@ def test_the_corpus_has_enough_games():
     names = [f.name for f in FILES]
     assert sum(n.startswith("hand-") for n in names) >= 30
     assert sum(n.startswith("match-") for n in names) >= 10
+
+
+def test_every_preset_has_a_hundred_hands_of_whole_matches():
+    from baloot_spec.rules.loader import load_presets
+    for preset in load_presets():
+        hands = sum(len(json.loads(f.read_text(encoding="utf-8"))["hands"]) for f in (GAMES / preset).glob("*.json"))
+        for f in (GAMES / preset).glob("*.jsonl"):
+            hands += sum(len(json.loads(line)["hands"]) for line in f.read_text(encoding="utf-8").splitlines() if line.strip())
+        assert hands >= 100, preset
+
+
+def test_the_preset_matches_are_what_the_tool_chooses():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "grow_games.py"), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_every_game_is_described_in_the_readme():
@@ -44,7 +62,7 @@ def test_every_game_is_complete():
 def test_every_game_audits_clean(capsys):
     code = main(["audit", "--json", str(GAMES)])
     report = json.loads(capsys.readouterr().out)
-    assert report["summary"]["documents"] == len(FILES)
+    assert report["summary"]["documents"] == DOCUMENTS
     bad = [(d["file"], d["violations"], d["errors"]) for d in report["documents"] if d["violations"] or d["errors"]]
     assert code == 0 and not bad, bad
 
@@ -52,7 +70,7 @@ def test_every_game_audits_clean(capsys):
 def test_the_oracle_replays_every_game(capsys):
     verify = _verify_games()
     diffs, count, totals = verify.verify([str(GAMES)])
-    assert count == len(FILES) and totals["hands"] > count
+    assert count == DOCUMENTS and totals["hands"] > count
     assert diffs == []
     assert verify.main([str(GAMES)]) == 0
 
