@@ -75,6 +75,27 @@ class hand_budget:
         return False
 
 
+class paused:
+    """`with paused():` the hand's clock stops (compiling a specialised phase on first use is not
+    running the rules; and an alarm raised inside CPython's compile() is a SystemError, not
+    BudgetExceeded). The time the hand had left resumes after. Re-entrant; free when no budget
+    is armed."""
+
+    __slots__ = ("left",)
+
+    def __enter__(self):
+        self.left = None
+        if _active and _usable():
+            delay, _interval = signal.setitimer(signal.ITIMER_REAL, 0)
+            self.left = delay if delay > 0 else None   # (0: not armed yet, or paused already)
+        return self
+
+    def __exit__(self, *exc_info):
+        if self.left is not None and _active:
+            signal.setitimer(signal.ITIMER_REAL, self.left, TICK)
+        return False
+
+
 def rearm() -> None:
     """A hand starts: its budget starts afresh (nothing when no budget is armed)."""
     if _active:

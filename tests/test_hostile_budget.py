@@ -9,15 +9,26 @@ import pytest
 from baloot_spec import budget
 from baloot_spec.cli import main
 
-NESTED = " if ".join(f"count(1 for {v} in hand" for v in "abcdefg") + ") > 0" * 6 + ")"
+def _nested(names: str) -> str:
+    """Aggregates over the hand nested len(names) deep, each reading the one around it (nothing
+    to hoist out of a loop: 8 * 7**7 steps at a lead with eight cards, seconds against the short
+    budget below; an expression whose loops do not read each other is hoisted, and fast)."""
+    inner = f"count(1 for {names[-1]} in hand if {names[-1]} != {names[-2]})"
+    for outer, name in zip(reversed(names[:-2]), reversed(names[1:-1])):
+        inner = f"count(1 for {name} in hand if {name} != {outer} and {inner} > 0)"
+    return f"count(1 for {names[0]} in hand if {inner} > 0)"
+
+
+NESTED = _nested("abcdefgh")
 SLOW = f"""overlay: slow
 title: seven aggregates nested over the hand
 source: 'choice: test'
+# (asked at every lead, Sun or Hokum: the random bidder nearly always says Sun)
 replace:
   - id: play.hokum.partner-led-exception
     phase: play
-    when: "{NESTED} > 0"
-    only: "is_trump(card)"
+    when: "len(trick) == 0 and {NESTED} > 0"
+    only: "card.rank != '7'"
     if_possible: true
     source: "choice: test overlay"
 """
@@ -78,4 +89,19 @@ def test_simulate_under_slow_rules_stops_with_the_budget_and_keeps_the_old_file(
     assert "BudgetExceeded" in err and "play.hokum.partner-led-exception" in err
     assert out.read_text(encoding="utf-8") == "old\n"
     import signal
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_the_clock_stops_while_a_phase_is_compiled_and_resumes_after():
+    """Compiling a specialised phase on first use (a cold cache) is not the rules' time: the
+    budget pauses around it, and the hand keeps what it had left."""
+    import signal
+    with budget.hand_budget(5):
+        with budget.paused():
+            assert signal.getitimer(signal.ITIMER_REAL)[0] == 0.0   # nothing can fire in here
+            with budget.paused():                                     # (re-entrant)
+                pass
+            assert signal.getitimer(signal.ITIMER_REAL)[0] == 0.0
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 4 < left <= 5
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

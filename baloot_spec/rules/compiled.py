@@ -137,7 +137,9 @@ class CompiledRules:
         key = (phase, values)
         compiled = self._specialized.get(key)
         if compiled is None:
-            compiled = self._specialized[key] = self.specializer(phase, values)
+            from ..budget import paused
+            with paused():   # (made once per contract: its compile time is not the hand's budget)
+                compiled = self._specialized[key] = self.specializer(phase, values)
         return compiled
 
     @property
