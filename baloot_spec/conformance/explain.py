@@ -136,8 +136,7 @@ def _legal_rules(rules, case, outcome) -> list[dict]:
     if FAIL in (outcome.keys.get("turn"), outcome.keys.get("phase")):
         # another player (or phase) than ours: the legal sets are not comparable; what decides
         # is the phase's turn (in a trick phase: who won the last trick leads)
-        phase = hand._phases.get(hand.state.phase) if not hand.is_over() else None
-        rule = phase.id if phase is not None else NO_RULE
+        rule = hand.phase_rule_id() or NO_RULE
         _add(found, rules, rule, "gives the turn to", str(expected.get("turn")), None)
         return list(found.values())
     if "legal" not in actual or outcome.keys.get("legal") != FAIL:
@@ -210,32 +209,14 @@ def keeping_rules(hand, action: dict) -> list[str]:
     with the same word, or a trump with the same suit, in a calls phase) and kept this one. Empty
     when nothing restricts the action there.
 
-    The same walk as Hand._narrow over the compiled rules of the phase."""
-    seat = hand.turn()
-    if seat is None:
-        return []
-    phase = hand._phases[hand.state.phase]
-    hand._set_actor(seat)
-    try:
-        target = hand._action_of(phase, dict(action, seat=seat))
-    except IllegalAction:
-        return []
-    key = hand._key(phase, target)
-    tricks = phase.kind == "tricks"
-    S = hand.state
-    current = hand._candidates(phase)
+    The walk of the engine's own narrowing (Hand.narrowing)."""
+    family = None
     kept_by = []
-    for rule in phase.filters:
-        if not rule.when(S):
-            continue
-        keep = rule.keep(S, current)
-        if rule.if_possible and not keep:
-            continue
-        if any(hand._key(phase, a) == key for a in keep) and len(keep) < len(current):
-            dropped = [a for a in current if a not in keep]
-            if tricks or any(_family(a) == _family(target) for a in dropped):
-                kept_by.append(rule.id)
-        current = keep
+    for rule_id, dropped, kept, tricks in hand.narrowing(action):
+        if kept and dropped:
+            family = family or (action.get("type"), action.get("call"), action.get("suit"))
+            if tricks or any(_family(a) == family for a in dropped):
+                kept_by.append(rule_id)
     return kept_by
 
 

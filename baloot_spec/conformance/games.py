@@ -22,6 +22,7 @@ from ..engine.position import position_of
 from ..errors import BalootError, IllegalAction
 from ..log.reader import read_logs
 from ..rules import load_variant
+from ..log.writer import CLAIMED_FROM_SCORE
 from ..text import plain
 from .harness import Claims, Errored, ProtocolEngine, Skipped, _apply, _query, accepted_setups
 from .process import EngineFailure
@@ -29,7 +30,7 @@ from .protocol import ProtocolError
 from .runner import canonical_action
 
 AGREES, DIVERGES, ERROR, UNSUPPORTED = "agrees", "diverges", "error", "unsupported"
-COMPARED_RESULTS = ("thrown_in", "counting_team", "converted", "totals", "winner", "kaboot", "gahwa", "written")
+COMPARED_RESULTS = ("thrown_in",) + CLAIMED_FROM_SCORE   # (the scoring steps a log claims: log/writer.py)
 
 
 @dataclass

@@ -406,6 +406,36 @@ class Hand:
             fields[name] = value
         return Action(event["type"], **_with_every_field(phase, fields))
 
+    def phase_rule_id(self) -> str | None:
+        """The id of the current phase (what gives the turn), None when the hand is over."""
+        return None if self.is_over() else self._phases[self.state.phase].id
+
+    def narrowing(self, event: dict) -> list:
+        """For explanations, never on the hot path: each filter rule of the current phase that
+        applied for the seat to act, in rule order, as (rule id, the candidates it dropped, whether
+        it kept `event`'s action, whether the phase is a trick phase). The walk of `_narrow`,
+        told step by step; empty when the hand is over or `event` is no action of the phase."""
+        seat = self.turn()
+        if seat is None:
+            return []
+        phase = self._phases[self.state.phase]
+        self._set_actor(seat)
+        try:
+            key = self._key(phase, self._action_of(phase, dict(event, seat=seat)))
+        except IllegalAction:
+            return []
+        S, current, steps = self.state, self._candidates(phase), []
+        for rule in phase.filters:
+            if not rule.when(S):
+                continue
+            keep = rule.keep(S, current)
+            if rule.if_possible and not keep:
+                continue
+            kept = any(self._key(phase, a) == key for a in keep)
+            steps.append((rule.id, [a for a in current if a not in keep], kept, phase.kind == "tricks"))
+            current = keep
+        return steps
+
     def _candidates(self, phase) -> list:
         table = self._tables[phase.name]
         if phase.kind == "tricks":
