@@ -614,6 +614,8 @@ class Hand:
 
     # ---- apply
     def apply(self, ev):
+        if self.ph == OVER:        # README "Kind reject": any event once the hand is over
+            raise Reject("phase.wrong-action", "the hand is over")
         s = SIX.get(ev.get("seat"))
         if self.cur is None or s != self.cur:
             raise Reject("turn.out-of-turn", "not %s's turn" % ev.get("seat"))
