@@ -77,6 +77,8 @@ def loads(text: str, max_bytes: int = MAX_JSON_FILE_BYTES, check_depth: bool = T
     except InputLimitError as exc:
         if "integer" in exc.message:
             raise InputLimitError(exc.message, *_long_number(text)) from None
+        if exc.message.startswith("duplicate key"):
+            raise InputLimitError(exc.message, *_duplicate_key(text)) from None
         raise
     except ValueError as exc:   # (Python's own 4,300-digit limit on int())
         raise InputLimitError(f"not valid JSON: {_short(exc)}", *_long_number(text)) from None
@@ -85,6 +87,42 @@ def loads(text: str, max_bytes: int = MAX_JSON_FILE_BYTES, check_depth: bool = T
         if depth > MAX_NESTING:
             raise InputLimitError(f"nested {depth} levels deep (at most {MAX_NESTING})")
     return value
+
+
+def _duplicate_key(text: str) -> tuple[int, int]:
+    """(line, column) of the first key given twice in one object of `text` (JSON that parsed but
+    for that), else (0, 0). Only on the error path: the hook that finds the duplicate cannot know
+    where it is. One pass, strings read by json's own scanner."""
+    from json.decoder import scanstring
+    stack = []          # per open container: None for an array, [keys, expecting a key] for an object
+    i, end = 0, len(text)
+    while i < end:
+        c = text[i]
+        if c == "{":
+            stack.append([set(), True])
+        elif c == "[":
+            stack.append(None)
+        elif c in "]}":
+            if stack:
+                stack.pop()
+        elif c == "," and stack and stack[-1] is not None:
+            stack[-1][1] = True
+        elif c == '"':
+            try:
+                value, after = scanstring(text, i + 1)
+            except ValueError:
+                return 0, 0
+            top = stack[-1] if stack else None
+            if top is not None and top[1]:
+                if value in top[0]:
+                    line = text.count("\n", 0, i) + 1
+                    return line, i - (text.rfind("\n", 0, i) + 1) + 1
+                top[0].add(value)
+                top[1] = False
+            i = after
+            continue
+        i += 1
+    return 0, 0
 
 
 def _long_number(text: str) -> tuple[int, int]:

@@ -247,6 +247,17 @@ def test_duplicate_json_keys_are_errors_in_every_reader(tmp_path, capsys, log_li
         loads('{"a": NaN}')
 
 
+def test_a_duplicate_json_key_is_located_at_its_second_occurrence():
+    # the same key in two different objects is fine; the second 'a' of the outer object is not
+    text = '{"a": 1,\n "b": {"a": "a", "c": ["a", {"a": 0}]},\n  "a": 3}'
+    with pytest.raises(InputLimitError, match="duplicate key 'a'") as info:
+        loads(text)
+    assert (info.value.line, info.value.column) == (3, 3)
+    with pytest.raises(InputLimitError) as info:     # a key with an escaped quote, in an array
+        loads('[{"k\\"q": 1, "x": "k\\"q", "k\\"q": 2}]')
+    assert info.value.message == "duplicate key 'k\"q'" and (info.value.line, info.value.column) == (1, 27)
+
+
 def test_an_overlay_function_named_like_a_builtin_is_a_load_error(tmp_path):
     for name in ("len", "sum"):
         overlay = _overlay(tmp_path, f"add:\n  functions:\n    - id: fn.mine\n      name: {name}\n"
