@@ -70,7 +70,7 @@ DEFAULTS = {
     "cutting": "de", "pickup_before_trump": "refused", "late_projects": "refused",
     "baloot_in_hundred": "cancelled", "baloot_cancelled_when": "shown",
     "trump_when_partner_winning": "exception", "other_team_points": "rest",
-    "hokum_bidder_sun": "others", "lower_declaration": "opponents",
+    "hokum_bidder_sun": "bidder_too", "lower_declaration": "anyone",
 }
 
 # The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
