@@ -110,6 +110,7 @@ def test_a_refused_announcement_counts_as_not_said(tmp_path, capsys):
                       "N": ["8H", "TC", "JC", "9C", "8D", "7D", "8S", "7S"]}, "public": "7H"}
     events = [{"seat": "W", "type": "bid", "call": "hokum"}, {"seat": "S", "type": "bid", "call": "pass"},
               {"seat": "E", "type": "bid", "call": "pass"}, {"seat": "N", "type": "bid", "call": "pass"},
+              {"seat": "W", "type": "bid", "call": "pass"},   # asked last on his own Hokum (hokum_bidder_sun)
               {"seat": "S", "type": "double", "call": "pass"}, {"seat": "N", "type": "double", "call": "pass"},
               {"seat": "W", "type": "play", "card": "KS", "ekka": True},
               {"seat": "S", "type": "play", "card": "9S"},
@@ -120,8 +121,8 @@ def test_a_refused_announcement_counts_as_not_said(tmp_path, capsys):
     path.write_text(json.dumps(log))
     code, report = audit_json(capsys, str(path))
     found = [(v["path"], v["rule"]) for v in report["documents"][0]["violations"]]
-    assert found == [("$.hands[0].events[6]", "play.ekka.not-highest"),
-                     ("$.hands[0].events[8]", "play.hokum.partner-led-exception"),
+    assert found == [("$.hands[0].events[7]", "play.ekka.not-highest"),
+                     ("$.hands[0].events[9]", "play.hokum.partner-led-exception"),
                      ("$.hands[0].events", "hand.incomplete")]
     assert code == 1
 

@@ -12,7 +12,8 @@ DEAL = {"hands": {"W": ["JH", "9H", "AS", "KS", "QS", "7H", "8C", "7C"],
                   "E": ["KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"],
                   "N": ["8H", "TC", "JC", "9C", "8D", "7D", "8S", "7S"]}, "public": "7H"}
 EVENTS = [("W", "bid", "call", "hokum"), ("S", "bid", "call", "pass"), ("E", "bid", "call", "pass"),
-          ("N", "bid", "call", "pass"), ("S", "double", "call", "pass"), ("N", "double", "call", "pass"),
+          ("N", "bid", "call", "pass"), ("W", "bid", "call", "pass"),   # W, asked last on his own Hokum (hokum_bidder_sun)
+          ("S", "double", "call", "pass"), ("N", "double", "call", "pass"),
           ("W", "play", "card", "KS"), ("S", "play", "card", "9S")]
 E_HAND = {"KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"}
 

@@ -39,6 +39,7 @@ KNOBS = {
     "pickup_before_trump": ["refused", "sun"], "late_projects": ["refused", "until_third_card"],
     "baloot_in_hundred": ["cancelled", "counts"], "baloot_cancelled_when": ["shown", "held"],
     "trump_when_partner_winning": ["exception", "always"], "other_team_points": ["rest", "own"],
+    "overtrump_partner_winning": ["free", "forced"], "undoubled_loss": ["all", "split"],
     "hokum_bidder_sun": ["others", "bidder_too"], "lower_declaration": ["opponents", "anyone"],
 }
 

@@ -70,7 +70,8 @@ DEFAULTS = {
     "cutting": "de", "pickup_before_trump": "refused", "late_projects": "refused",
     "baloot_in_hundred": "cancelled", "baloot_cancelled_when": "shown",
     "trump_when_partner_winning": "exception", "other_team_points": "rest",
-    "hokum_bidder_sun": "others", "lower_declaration": "opponents",
+    "hokum_bidder_sun": "bidder_too", "lower_declaration": "anyone",
+    "overtrump_partner_winning": "free", "undoubled_loss": "all",
 }
 
 # The cut (PROCEDURE, Deal, "The cut"). de Vorbereitung 2: "sein linker Nachbar darf abheben"
@@ -358,10 +359,13 @@ def score_core(sun, bteam, doubling, cp, ntricks, ppts, praw, bal, K):
         written[w] += 2 if bal[w] else 0
         if bol == "holder" and bal[lo]:
             written[lo] = 2
-    elif level == 1 and winner == bteam:
+    elif level == 1 and (winner == bteam or K["undoubled_loss"] == "split"):
+        # nl Meerdere scores: only a doubled hand is not split ("worden de punten niet verdeeld")
         written = list(tot)
     else:
-        written[w] = full * level + (ppts[0] + ppts[1]) * _pmult(level, K)
+        # everything: both teams' converted points (16/26 when the other gets the rest; nl's
+        # own rounding of each team may give 17), all projects, the Baloot
+        written[w] = (conv[0] + conv[1]) * level + (ppts[0] + ppts[1]) * _pmult(level, K)
         if bol == "to_winners":
             written[w] += 2 * (bool(bal[0]) + bool(bal[1]))
         else:
@@ -879,7 +883,8 @@ class Hand:
         led = self.led
         f = h & SUITMASK[led]
         if f:
-            if led == t and self.win_seat != (s + 2) % 4:
+            # de Hokum 1 "außer dein Partner liegt vorn"; nl names no such exception (forced)
+            if led == t and (self.win_seat != (s + 2) % 4 or self.K["overtrump_partner_winning"] == "forced"):
                 hi = f & ABOVE[t][self.win_card]
                 if hi:
                     return hi, "play.hokum.overtrump-on-trump-lead"

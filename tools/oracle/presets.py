@@ -54,10 +54,17 @@ PRESETS = {
         # geval van Hokom rondes." -- void in Hokum: a trump, whoever is ahead, beatable or not
         "trump_when_partner_winning": "always",
         "undertrump": "forced",
+        # nl Spelregels: "In het geval van Hokom, als de eerste leidende kaart Hokom speelde, moeten
+        # de andere spelers de Hokom kaart gooien, ... moet de volgende speler een kaart geven die
+        # groter is in waarde van de Koning." -- no exception when the partner is ahead
+        "overtrump_partner_winning": "forced",
         # nl Scoren: "Zodra een ronde voorbij is, moet de score van elk team worden opgeteld bij de
         # totale score" with "Ronde score = score (naar dichtstbijzijnde 10) dan delen door 10":
         # each team's own points, each rounded on its own (no "rest of 16")
         "other_team_points": "own",
+        # nl Meerdere scores: "want als het spel wordt verdubbeld (of meer) worden de punten niet
+        # verdeeld, het team met de meeste punten krijgt alles" -- so a hand not doubled is split
+        "undoubled_loss": "split",
     },
 
     "saudi-federation": {
