@@ -48,12 +48,12 @@ def test_conformance_run_with_nothing_selected_is_a_usage_error(capsys):
 
 
 def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(capsys, monkeypatch):
-    import baloot_spec.logcli as logcli
+    import baloot_spec.cli.logs as log_commands
 
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(logcli, "audit", interrupted)
+    monkeypatch.setattr(log_commands, "audit", interrupted)
     assert main(["audit", "x.jsonl"]) == 130
     err = capsys.readouterr().err
     assert err == "baloot: interrupted\n"
