@@ -3,6 +3,7 @@ private names. Read from the source (each module's `import` statements, anywhere
 relative imports resolved), so a cycle hidden in a function-level import counts too."""
 
 import ast
+import tomllib
 from pathlib import Path
 
 import baloot_spec
@@ -156,3 +157,11 @@ def test_no_module_imports_another_modules_private_names():
     assert found <= PRIVATE_IMPORTS_FOR_NOW, f"private names imported from another module: {sorted(found - PRIVATE_IMPORTS_FOR_NOW)}"
     stale = PRIVATE_IMPORTS_FOR_NOW - found
     assert not stale, f"no longer imported: remove from PRIVATE_IMPORTS_FOR_NOW: {sorted(stale)}"
+
+
+def test_every_subpackage_is_installed():
+    # pyproject.toml lists the packages by hand: a new folder of modules must be listed, or the
+    # installed `baloot` command cannot import it
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {".".join(path.parent.relative_to(PACKAGE.parent).parts) for path in PACKAGE.rglob("__init__.py")}
+    assert folders - listed == set(), f"not in pyproject.toml [tool.setuptools] packages: {sorted(folders - listed)}"
