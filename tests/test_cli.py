@@ -17,6 +17,15 @@ def test_no_command_prints_help_and_exits_2(capsys):
     assert main([]) == 2
 
 
+def test_a_command_family_without_its_subcommand_prints_its_own_help(capsys):
+    assert main(["rules"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("usage: baloot rules") and "names" in out and "variants" not in out
+    assert main(["conformance"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("usage: baloot conformance") and "derive" in out
+
+
 def test_rules_check_json_gives_the_resolved_variant(capsys):
     assert main(["rules", "check", "--preset", "riyadh", "--set", "kawesh=true", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

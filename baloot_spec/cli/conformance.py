@@ -11,6 +11,7 @@ from .options import Parser, Usage, parse_sets
 def register(commands) -> None:
     """Add `conformance` (run, games, derive) to the top-level subcommands."""
     conformance = commands.add_parser("conformance", help="run the conformance corpus")
+    conformance.set_defaults(help_of=conformance)   # `baloot conformance` alone: this help, not the top-level one
     conf_commands = conformance.add_subparsers(dest="conformance_command", metavar="SUBCOMMAND", parser_class=Parser)
     run = conf_commands.add_parser(
         "run", help="run the corpus against the built-in engine or any engine program; print a table by feature",

@@ -63,8 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         except SystemExit as exc:
             return int(exc.code or 0)
         handler = getattr(args, "handler", None)
-        if handler is None:   # a command family without its subcommand, or no command at all
-            parser.print_help()
+        if handler is None:   # no command, or a command family without its subcommand
+            getattr(args, "help_of", parser).print_help()
             return EXIT_USAGE
         return handler(args)
     except Usage as exc:

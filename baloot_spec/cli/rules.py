@@ -12,6 +12,7 @@ from .options import EXIT_FOUND, EXIT_OK, Parser, Usage, parse_sets, variant_opt
 def register(commands) -> None:
     """Add `rules` (check, diff, names, doc) and `variants` to the top-level subcommands."""
     rules = commands.add_parser("rules", help="check and show the rules")
+    rules.set_defaults(help_of=rules)   # `baloot rules` alone: this help, not the top-level one
     rules_commands = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", parser_class=Parser)
     check = rules_commands.add_parser("check", help="load, validate and compile the rules of a variant; print it",
                                       description="Load every rules file, check it against its schema, resolve the "
