@@ -12,7 +12,7 @@ import time
 from collections import Counter
 
 from ..errors import BalootError
-from .options import EXIT_FOUND, EXIT_OK, EXIT_USAGE, Usage, log_variant_options, parse_sets, variant_options
+from .options import EXIT_FOUND, EXIT_OK, EXIT_USAGE, Parser, Usage, log_variant_options, parse_sets, variant_options
 
 
 def register(commands) -> None:
@@ -66,6 +66,40 @@ def register(commands) -> None:
                                                               "(the table, the legal actions, the scoring in words, the sheet)")
     log_variant_options(replay_parser, "replay")
     replay_parser.set_defaults(handler=replay)
+
+
+
+def audit_merge(argv: list) -> int:
+    """`baloot audit merge REPORT... [--json]` (its own options): 0 clean, 1 violations, 2 a bad report."""
+    from ..audit_merge import ReportError, merge
+    parser = Parser(prog="baloot audit merge",
+                    description="Combine the --jsonl reports of several audits (shards) into one "
+                                "summary: totals, counts by rule id and by input file.",
+                    epilog="Exit codes: 0 clean, 1 violations found, 2 a bad report or unreadable input.")
+    parser.add_argument("reports", nargs="+", metavar="REPORT", help="reports written by `baloot audit --jsonl FILE`")
+    parser.add_argument("--json", action="store_true", help="print the merged summary as JSON")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        merged = merge(args.reports)
+    except ReportError as exc:
+        print(f"baloot: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print(json.dumps(merged, indent=2))
+    else:
+        print(f"merged {merged['reports']} reports ({merged['inputs']} input files): {merged['hands']} hands in "
+              f"{merged['documents']} documents, {merged['violations']} violations, {merged['unreadable']} unreadable")
+        for rule, count in merged["by_rule"].items():
+            print(f"  {count:>6}  {rule}")
+        for file, counts in merged["by_file"].items():
+            if counts["violations"] or counts["unreadable"]:
+                print(f"  {file}: {counts['violations']} violations, {counts['unreadable']} unreadable, {counts['hands']} hands")
+    if merged["unreadable"]:
+        return EXIT_USAGE
+    return EXIT_FOUND if merged["violations"] else EXIT_OK
 
 
 def _override(args) -> dict | None:

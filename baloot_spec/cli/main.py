@@ -27,9 +27,8 @@ FAMILIES = (rules, conformance, logs, perft)
 
 def _own_options(argv: list):
     """The commands that parse their own options, given the rest of argv: (function, rest) or None."""
-    if argv[:2] == ["audit", "merge"]:  # combine --jsonl reports (audit_merge.py has its own options)
-        from ..audit_merge import run_merge_cli
-        return run_merge_cli, argv[2:]
+    if argv[:2] == ["audit", "merge"]:  # combine --jsonl reports (its own options)
+        return logs.audit_merge, argv[2:]
     if argv[:1] == ["perft"]:  # perft has its own options (baloot perft --help)
         return perft.run_perft_cli, argv[1:]
     return None
