@@ -4,7 +4,7 @@
   --preset/--set/--overlay and how --set is read); command modules import only from it
 - rules.py: rules check|diff|names|doc, variants
 - conformance.py: conformance run|games|derive
-- logs.py: simulate, audit, replay
+- logs.py: simulate, audit (and audit merge: its own options), replay
 - perft.py: perft (its own options)
 - main.py: the top-level parser, the table of families (FAMILIES), main() and console()
 
