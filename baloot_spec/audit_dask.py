@@ -3,7 +3,7 @@
 The client only plans: it lists the input files (as `log/reader.py` does), cuts each JSON Lines
 file into byte ranges (`jsonl_ranges.py`) and submits one task per range, and one per `.json`
 file. A worker opens the path itself (a shared filesystem: nothing but the path goes through the
-scheduler; a URL, s3:// or any other, through fsspec), audits every document of its range with the one-process code (`logcli._audit_item`, passed in)
+scheduler; a URL, s3:// or any other, through fsspec), audits every document of its range with the one-process code (`cli.logs._audit_item`, passed in)
 and sends back the reports, their line numbers counted within the range. The client takes the
 answers in input order, at most `window` tasks ahead of the first one it still waits for (its
 memory does not grow with the input), adds to each line the lines owned by the earlier ranges,
@@ -132,7 +132,7 @@ def audit_part(part: dict, override, key: dict, compact: bool, audit_one) -> dic
     "fatal": message or None}. Never raises for bad input; reads only, so it can be run again.
     `compact`: the reports with nothing to say (no violation, error or note) are sent as one
     entry that counts them ("documents": n), as the client needs no more of them. `audit_one`
-    is the one-process audit of a document (`logcli._audit_item`, sent by name)."""
+    is the one-process audit of a document (`cli.logs._audit_item`, sent by name)."""
     _audit_item = audit_one
     marker = repr(sorted(key.items()))
     if marker not in _CHECKED_RULES:

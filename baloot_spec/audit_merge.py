@@ -1,4 +1,5 @@
-"""`baloot audit merge REPORT...`: one summary of the `--jsonl` reports of several shards.
+"""One summary of the `--jsonl` reports of several audit shards (`baloot audit merge REPORT...`,
+whose command line is in cli/logs.py).
 
 Totals, and counts by rule id and by input file, from each report's `input` lines (see
 `audit_stream.py`). A report is checked as it is read, and any fault is a located error
@@ -10,14 +11,11 @@ twice). Memory holds one entry per input file, never per hand.
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections import Counter
 
 from .audit_stream import FORMAT
 
-EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 _COUNTS = ("documents", "hands", "violations", "unreadable")
 _KINDS = {"report", "violation", "unreadable", "note", "input", "summary"}
 
@@ -105,34 +103,3 @@ def _counts(record: dict, where: str) -> dict:
 
 def _is_counter(value) -> bool:
     return isinstance(value, dict) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values())
-
-
-def run_merge_cli(argv: list) -> int:
-    parser = argparse.ArgumentParser(prog="baloot audit merge",
-                                     description="Combine the --jsonl reports of several audits (shards) into one "
-                                                 "summary: totals, counts by rule id and by input file.",
-                                     epilog="Exit codes: 0 clean, 1 violations found, 2 a bad report or unreadable input.")
-    parser.add_argument("reports", nargs="+", metavar="REPORT", help="reports written by `baloot audit --jsonl FILE`")
-    parser.add_argument("--json", action="store_true", help="print the merged summary as JSON")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    try:
-        merged = merge(args.reports)
-    except ReportError as exc:
-        print(f"baloot: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json:
-        print(json.dumps(merged, indent=2))
-    else:
-        print(f"merged {merged['reports']} reports ({merged['inputs']} input files): {merged['hands']} hands in "
-              f"{merged['documents']} documents, {merged['violations']} violations, {merged['unreadable']} unreadable")
-        for rule, count in merged["by_rule"].items():
-            print(f"  {count:>6}  {rule}")
-        for file, counts in merged["by_file"].items():
-            if counts["violations"] or counts["unreadable"]:
-                print(f"  {file}: {counts['violations']} violations, {counts['unreadable']} unreadable, {counts['hands']} hands")
-    if merged["unreadable"]:
-        return EXIT_USAGE
-    return EXIT_FOUND if merged["violations"] else EXIT_OK

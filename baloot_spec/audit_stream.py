@@ -38,7 +38,7 @@ class JsonlReport:
         self.stream.write(json.dumps(record, ensure_ascii=False) + "\n")
 
     def add(self, report: dict) -> None:
-        """One document's report (as `logcli._audit_item` gives it)."""
+        """One document's report (as `cli.logs._audit_item` gives it)."""
         if report["file"] != self.file:
             self._end_input()
             self.file = report["file"]

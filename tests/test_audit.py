@@ -190,15 +190,15 @@ def test_jobs_give_the_same_reports_in_the_same_order(simulated, tmp_path, capsy
 
 def test_a_worker_process_that_dies_ends_the_audit_with_one_line_and_exit_2(simulated, capsys, monkeypatch):
     import os
-    import baloot_spec.logcli as logcli
-    audit_one = logcli._audit_item
+    import baloot_spec.cli.logs as log_commands
+    audit_one = log_commands._audit_item
 
     def dies_at_line_200(item, override):   # (the forked workers inherit it)
         if item[1] == 200:
             os._exit(9)
         return audit_one(item, override)
 
-    monkeypatch.setattr(logcli, "_audit_item", dies_at_line_200)
+    monkeypatch.setattr(log_commands, "_audit_item", dies_at_line_200)
     assert main(["audit", "--jobs", "2", str(simulated)]) == 2
     captured = capsys.readouterr()
     assert "baloot: error: a worker process stopped without answering (exit code 9)" in captured.err

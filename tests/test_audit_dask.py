@@ -15,7 +15,7 @@ import pytest
 from baloot_spec import audit_dask
 from baloot_spec.cli import main
 from baloot_spec.log.reader import read_raw
-from baloot_spec.logcli import _audit_item
+from baloot_spec.cli.logs import _audit_item
 
 distributed = pytest.importorskip("distributed")
 TOOLS = Path(__file__).resolve().parent.parent / "tools"

@@ -17,6 +17,15 @@ def test_no_command_prints_help_and_exits_2(capsys):
     assert main([]) == 2
 
 
+def test_a_command_family_without_its_subcommand_prints_its_own_help(capsys):
+    assert main(["rules"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("usage: baloot rules") and "names" in out and "simulate" not in out
+    assert main(["conformance"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("usage: baloot conformance") and "derive" in out
+
+
 def test_rules_check_json_gives_the_resolved_variant(capsys):
     assert main(["rules", "check", "--preset", "riyadh", "--set", "kawesh=true", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -48,12 +57,12 @@ def test_conformance_run_with_nothing_selected_is_a_usage_error(capsys):
 
 
 def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(capsys, monkeypatch):
-    import baloot_spec.logcli as logcli
+    import baloot_spec.cli.logs as log_commands
 
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(logcli, "audit", interrupted)
+    monkeypatch.setattr(log_commands, "audit", interrupted)
     assert main(["audit", "x.jsonl"]) == 130
     err = capsys.readouterr().err
     assert err == "baloot: interrupted\n"

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from baloot_spec import perft as P
+from baloot_spec.cli.perft import run_perft_cli
 from baloot_spec.rules import load_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -92,15 +93,15 @@ def _write(tmp_path, data, name="p.json"):
 
 def test_cli_exit_codes(tmp_path, capsys):
     f, position = next((f, p) for f, p in POSITIONS if p["id"] == "default.play.closed")
-    assert P.run_perft_cli(["--position", f, "--id", position["id"], "--depth", "2"]) == 0
-    assert P.run_perft_cli(["--position", _write(tmp_path, position), "--engine", "oracle", "--json"]) == 0
+    assert run_perft_cli(["--position", f, "--id", position["id"], "--depth", "2"]) == 0
+    assert run_perft_cli(["--position", _write(tmp_path, position), "--engine", "oracle", "--json"]) == 0
     wrong = dict(position, counts={"2": position["counts"]["2"] + 1})
-    assert P.run_perft_cli(["--position", _write(tmp_path, wrong), "--divide"]) == 1
-    assert P.run_perft_cli(["--position", f]) == 2                       # a file of many: --id needed
-    assert P.run_perft_cli(["--position", str(tmp_path / "missing.json")]) == 2
+    assert run_perft_cli(["--position", _write(tmp_path, wrong), "--divide"]) == 1
+    assert run_perft_cli(["--position", f]) == 2                       # a file of many: --id needed
+    assert run_perft_cli(["--position", str(tmp_path / "missing.json")]) == 2
     bad = dict(position, setup=dict(position["setup"], events=[{"seat": "N", "type": "play", "card": "AS"}]))
-    assert P.run_perft_cli(["--position", _write(tmp_path, bad)]) == 2   # a setup event refused
-    assert P.run_perft_cli(["--position", f, "--depth", "x"]) == 2
+    assert run_perft_cli(["--position", _write(tmp_path, bad)]) == 2   # a setup event refused
+    assert run_perft_cli(["--position", f, "--depth", "x"]) == 2
     capsys.readouterr()
 
 
@@ -108,7 +109,7 @@ def test_cli_json_output(tmp_path, capsys):
     position = next(p for _, p in POSITIONS if p["id"] == "riyadh.bidding.round-two")
     path = _write(tmp_path, position)
     capsys.readouterr()
-    assert P.run_perft_cli(["--position", path, "--depth", "2", "--divide", "--json"]) == 0
+    assert run_perft_cli(["--position", path, "--depth", "2", "--divide", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["nodes"] == position["counts"]["2"] == sum(out["divide"].values())
     assert out["expected"] == position["counts"]["2"] and out["engine"] == "dsl"
@@ -137,20 +138,20 @@ def test_cli_variant_options_override_the_file_part_by_part(tmp_path, capsys):
     capsys.readouterr()
     # another variant: the recorded counts are not compared (exit 0 with a count that differs from them)
     for engine in P.ENGINES:
-        assert P.run_perft_cli(["--position", path, "--set", "partner_led_exception=false", "--engine", engine,
+        assert run_perft_cli(["--position", path, "--set", "partner_led_exception=false", "--engine", engine,
                                 "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out["nodes"] == free_counts["dsl"] and out["expected"] is None
         assert out["variant"] == {"preset": "default", "set": {"partner_led_exception": False}}
     # the same variant given on the command line: still compared
-    assert P.run_perft_cli(["--position", wrong, "--preset", "default"]) == 1
-    assert P.run_perft_cli(["--position", path, "--preset", "default", "--set", "partner_led_exception=true"]) == 0
+    assert run_perft_cli(["--position", wrong, "--preset", "default"]) == 1
+    assert run_perft_cli(["--position", path, "--preset", "default", "--set", "partner_led_exception=true"]) == 0
     assert "(recorded: ok)" in capsys.readouterr().out
     # bad options: usage errors that say what is wrong, no traceback
     for argv, words in ((["--set", "nope=1"], "unknown knob 'nope'"), (["--set", "x"], "KNOB=VALUE"),
                         (["--preset", "nope"], "unknown preset 'nope'"),
                         (["--set", "ekka=maybe"], "ekka"),
                         (["--overlay", "x.yaml", "--engine", "oracle"], "overlay")):
-        assert P.run_perft_cli(["--position", path] + argv) == 2
+        assert run_perft_cli(["--position", path] + argv) == 2
         err = capsys.readouterr().err
         assert words in err and "Traceback" not in err, (argv, err)

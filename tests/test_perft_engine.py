@@ -6,7 +6,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from baloot_spec.perft import run_perft_cli
+from baloot_spec.cli.perft import run_perft_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILTIN = f"'{sys.executable}' '{ROOT / 'conformance' / 'engines' / 'builtin_adapter.py'}'"

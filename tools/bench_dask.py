@@ -56,7 +56,7 @@ def bench(path: Path, repeat: int) -> dict:
     import distributed
 
     from baloot_spec import audit_dask
-    from baloot_spec.logcli import _audit_item
+    from baloot_spec.cli.logs import _audit_item
     baloot = [sys.executable, "-m", "baloot_spec", "audit"]
     hands = sum(1 for line in path.open("rb") if line.strip())
     modes = {"one": [], "jobs2": ["--jobs", "2"], "dask_local2": ["--dask", "local:2"]}

@@ -206,7 +206,7 @@ def _digest(path: Path) -> str:
 def target_logs(rng: random.Random, work: Path) -> str:
     """A mutated log document, through the reader and the auditor (as text, or as a file)."""
     from baloot_spec.log.reader import read_raw
-    from baloot_spec.logcli import _audit_item
+    from baloot_spec.cli.logs import _audit_item
     text = mutate_text(rng, rng.choice(base_logs())) if rng.random() < 0.9 else rng.choice(base_logs())
     if rng.random() < 0.5:
         path = work / rng.choice(["in.jsonl", "in.json"])

@@ -1,7 +1,8 @@
 """`baloot conformance run`: choose the cases, run them (in process or through an engine
 program), apply the expected failures, print the table and write the reports.
 
-Kept out of cli.py so the command line module stays a thin layer of argument definitions.
+Kept out of cli/conformance.py, which only defines the options (and parses --set into
+`args.parsed_sets`), so that the command line stays a thin layer of argument definitions.
 Every problem with the input (an unknown feature or preset, an unreadable expected-failures
 file, an engine that cannot start) is a UsageProblem or a located CaseError: exit 2.
 """
@@ -107,10 +108,9 @@ def run(args) -> int:
                            f"{', '.join(sorted(load_presets()))})")
     target = None
     if args.preset or args.sets or args.overlays:
-        from ..cli import _parse_sets
         from .harness import target_of
         label = (args.preset or "default") + "".join(f" {s}" for s in args.sets) + "".join(f" +{o}" for o in args.overlays)
-        target = target_of(args.preset or "default", _parse_sets(args.sets), args.overlays, label)
+        target = target_of(args.preset or "default", args.parsed_sets, args.overlays, label)
     for path, option in ((args.json_out, "--json"), (getattr(args, "junit", None), "--junit"),
                          (getattr(args, "markdown", None), "--markdown")):
         _writable(path, option)

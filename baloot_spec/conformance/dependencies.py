@@ -22,7 +22,8 @@ import time
 
 from ..resources import rules_dir
 from ..errors import BalootError
-from ..rules.loader import check_constraints, load_constraints, load_params, load_presets
+from ..rules.constraints import check_constraints
+from ..rules.loader import load_constraints, load_params, load_presets
 from .corpus import Case, corpus_digest
 from .retarget import answer_status, forget_rules, own_knobs, reference_answer, resolved, spec_of, try_resolved, variant_spec
 from .runner import PASS

@@ -85,7 +85,7 @@ def write_corpus(result: dict, out: Path, label: str, sources: dict) -> None:
 
 def run(args) -> int:
     """The `conformance derive` command (exit 0; 2 through DeriveProblem / RulesError).
-    `args.parsed_sets` holds the --set values as a dict (cli.py parses them)."""
+    `args.parsed_sets` holds the --set values as a dict (cli/conformance.py parses them)."""
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise DeriveProblem(f"--out {args.out}: exists and is not a folder")

@@ -24,7 +24,8 @@ from ..log.reader import read_logs
 from ..rules import load_variant
 from ..log.writer import CLAIMED_FROM_SCORE
 from ..text import plain
-from .harness import Claims, Errored, ProtocolEngine, Skipped, _apply, _query, accepted_setups
+from .drive import accepted_setups, apply_events, query
+from .protocol_engine import Claims, Errored, ProtocolEngine, Skipped
 from .process import EngineFailure
 from .protocol import ProtocolError
 from .runner import canonical_action
@@ -174,7 +175,7 @@ def _drive_hand(engine, rules, variant, record, reference: Hand, scores, base, f
         refusal = reference.check(event)
         if refusal is not None:
             raise _LogUnusable(f"{path}: the reference engine refuses it: {refusal.rule_id}: {refusal.message}")
-        results = _apply(engine, [event])
+        results = apply_events(engine, [event])
         if not results or not results[0]["accepted"]:
             rule = results[0].get("rule") if results else None
             raise _Diverged({"path": path, "kind": "refused", "rule": rule,
@@ -185,7 +186,7 @@ def _drive_hand(engine, rules, variant, record, reference: Hand, scores, base, f
         outcome.steps += 1
     if not reference.is_over():
         raise _LogUnusable(f"{base}.events: the events end before the hand does ({reference.phase}, {reference.turn()} to act)")
-    answer = _query(engine, ["result"])
+    answer = query(engine, ["result"])
     _compare_result(answer["result"], record.get("claimed") or {}, reference, base, outcome, step_ids)
 
 
@@ -204,7 +205,7 @@ def _to_play_start(rules, reference: Hand, events: list, base: str):
 
 
 def _compare_position(engine, rules, reference: Hand, path: str) -> None:
-    answer = _query(engine, ["turn", "legal"])
+    answer = query(engine, ["turn", "legal"])
     turn = reference.turn()
     phase = rules.phases.get(reference.phase)
     if answer["turn"] != turn:

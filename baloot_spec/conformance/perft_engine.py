@@ -16,7 +16,8 @@ from pathlib import Path
 
 from ..resources import conformance_dir
 from .corpus import Case
-from .harness import Claims, Errored, ProtocolEngine, SetupRefused, Skipped, _start_hand
+from .drive import start_hand
+from .protocol_engine import Claims, Errored, ProtocolEngine, SetupRefused, Skipped
 from .process import EngineFailure
 from .protocol import ProtocolError
 from .runner import ERROR, FAIL, PASS
@@ -50,7 +51,7 @@ def check_position(engine: ProtocolEngine, claims: Claims, where: str, position:
             "setup": dict({"dealer": "N"}, **position["setup"])}
     try:
         engine.begin_case()
-        _start_hand(engine, Case(data, where, 0))
+        start_hand(engine, Case(data, where, 0))
         wrong = []
         for d in depths:
             nodes = engine.ask("perft", depth=d)["nodes"]

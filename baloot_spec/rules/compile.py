@@ -30,6 +30,7 @@ from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
                        instantiate, store_phase_code, store_plan, table_and_deck)
 from .loader import Variant
+from .source import source_of as _source_of, text_of as _text_of
 
 # Fields the generic engine provides on the state of a hand (see engine/state.py).
 GENERIC_STATE = frozenset({
@@ -45,20 +46,6 @@ _PYTHON_ATTRIBUTES = frozenset([name for kind in (str, int, float, bool, list, t
                                                   Card, Play, Trick)
                                  for name in dir(kind)] + list(Play._own))   # (a play's slots are its subclass's)
 MATCH_CONTEXT = frozenset({"scores", "hand"})
-
-
-def _text_of(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    return str(value)
-
-
-def _source_of(value) -> ExprSource:
-    if hasattr(value, "line"):
-        return ExprSource(value.file, value.line, value.column, value.quoted, value.block)
-    return ExprSource()
 
 
 def _names_in(text: str) -> set[str]:

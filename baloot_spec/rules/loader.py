@@ -240,24 +240,6 @@ def load_constraints(directory: Path | None = None, document=None) -> list:
     return list(document.get("constraints") or [])
 
 
-def check_constraints(values: dict, constraints: list, context: str) -> None:
-    """Refuse knob values that rules/params.yaml says cannot be combined."""
-    from ..expr.compiler import Scope, to_python
-    from .compile import _source_of, _text_of
-    scope = Scope(params=dict(values))
-    for constraint in constraints:
-        holds = []
-        for key in ("when", "require"):
-            source = to_python(_text_of(constraint[key]), scope, _source_of(constraint[key]), constraint["id"])
-            holds.append(eval(compile(source, "<constraint>", "eval"), {"__builtins__": {}}))  # knob literals only
-        if holds[0] and not holds[1]:
-            involved = ", ".join(f"{name}={values[name]}" for name in values
-                                 if f"param.{name}" in f"{constraint['when']} {constraint['require']}")
-            raise RulesError(f"{context}: the knob values {involved} cannot be combined: {' '.join(str(constraint['message']).split())}",
-                             constraint.location() if hasattr(constraint, "location") else Location("rules/params.yaml"),
-                             constraint["id"])
-
-
 def load_params(directory: Path | None = None, document=None) -> dict[str, Knob]:
     document = document if document is not None else _params_document(directory)
     knobs = {}
@@ -389,6 +371,7 @@ def resolve_variant(preset: str = "default", sets: dict | None = None, overlays:
         values[knob_name] = value
         applied_sets[knob_name] = value
     overlay_names.extend(overlays or [])
+    from .constraints import check_constraints   # (the expression parser, only when a variant resolves)
     check_constraints(values, load_constraints(document=params_document), f"preset {chain[-1]}" + (f" with --set {', '.join(applied_sets)}" if applied_sets else ""))
     ruleset = load_rule_files()
     known_overlays = load_overlays()

@@ -1,4 +1,7 @@
-"""The log commands of the CLI: simulate, audit, replay (see `baloot COMMAND --help`)."""
+"""The log commands of the CLI: simulate, audit, replay (see `baloot COMMAND --help`).
+
+`_audit_item` (one document's audit) is also what the worker processes of `--jobs` and `--dask`
+run, sent by name."""
 
 from __future__ import annotations
 
@@ -8,31 +11,115 @@ import sys
 import time
 from collections import Counter
 
-from .errors import BalootError
+from ..errors import BalootError
+from .options import EXIT_FOUND, EXIT_OK, EXIT_USAGE, Parser, Usage, log_variant_options, parse_sets, variant_options
 
-EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+def register(commands) -> None:
+    """Add `simulate`, `audit` and `replay` to the top-level subcommands (each handler is looked
+    up when the parser is built)."""
+    simulate_parser = commands.add_parser("simulate", help="write seeded random games as baloot-log/1 JSON Lines",
+                                          description="Play seeded random legal games with the built-in engine and write them "
+                                                      "as baloot-log/1 documents, one per line, with the engine's results as "
+                                                      "`claimed` (so they audit clean).")
+    amount = simulate_parser.add_mutually_exclusive_group(required=True)
+    amount.add_argument("--hands", type=int, metavar="N", help="N independent hands (one document each)")
+    amount.add_argument("--matches", type=int, metavar="N", help="N complete matches (one document each)")
+    simulate_parser.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
+    simulate_parser.add_argument("--out", metavar="FILE", default="-", help="output .jsonl file ('-' for stdout, the default)")
+    variant_options(simulate_parser)
+    simulate_parser.set_defaults(handler=simulate)
+
+    audit_parser = commands.add_parser("audit", help="check recorded games: every illegal action, every wrong score",
+                                       description="Replay every event of every hand under the log's variant (or the one "
+                                                   "given) and report every problem: illegal calls and cards with the rule "
+                                                   "and its source, actions out of turn, wrong deals, and every claimed score "
+                                                   "that differs from the recomputed one. Input files are never modified.",
+                                       epilog="Exit codes: 0 clean, 1 violations found, 2 unreadable input.")
+    audit_parser.add_argument("logs", nargs="+", metavar="LOG", help="files (.json, .jsonl), directories, or '-' for stdin")
+    audit_parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    audit_parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    audit_parser.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
+    audit_parser.add_argument("--html", metavar="FILE", help="also write an HTML replay of the (single) log, each violation "
+                                                             "marked at its event (see `baloot replay --html`)")
+    audit_parser.add_argument("--jsonl", metavar="FILE", help="also write every finding (violation, unreadable document, "
+                              "claimed-score difference) as JSON Lines as it is found, one summary line per input file and "
+                              "one for the run ('-' for stdout); combine shards' reports with `baloot audit merge`")
+    audit_parser.add_argument("--dask", metavar="ADDRESS", help="audit on a Dask cluster: a scheduler's address "
+                              "(tcp://host:8786) or local[:N] (N worker processes here, default the core count); the "
+                              "workers read the files themselves from the same paths (needs pip install 'baloot-spec[dask]')")
+    audit_parser.add_argument("--dask-range", type=int, default=4 << 20, metavar="BYTES",
+                              help="with --dask: the bytes of a JSON Lines file one task reads (default 4 MiB)")
+    log_variant_options(audit_parser, "audit")
+    audit_parser.set_defaults(handler=audit)
+
+    replay_parser = commands.add_parser("replay", help="tell a recorded game hand by hand",
+                                        description="Replay a baloot-log/1 game and tell it as a score sheet: deal, bidding, "
+                                                    "doubling, tricks, projects and Baloot, every scoring step, the match score.")
+    replay_parser.add_argument("log", metavar="LOG", help="a .json or .jsonl log ('-' for stdin)")
+    replay_parser.add_argument("--hand", type=int, metavar="K", help="only hand K (from 1)")
+    replay_parser.add_argument("--json", action="store_true", help="the same facts as JSON")
+    replay_parser.add_argument("--sheet", action="store_true",
+                               help="the score sheet as players keep it: one line per hand (dealer, contract, doubling, card "
+                                    "points, projects and Baloot, written scores, running match score), then the result")
+    replay_parser.add_argument("--html", metavar="FILE", help="write one self-contained HTML page to step through the game "
+                                                              "(the table, the legal actions, the scoring in words, the sheet)")
+    log_variant_options(replay_parser, "replay")
+    replay_parser.set_defaults(handler=replay)
+
+
+
+def audit_merge(argv: list) -> int:
+    """`baloot audit merge REPORT... [--json]` (its own options): 0 clean, 1 violations, 2 a bad report."""
+    from ..audit_merge import ReportError, merge
+    parser = Parser(prog="baloot audit merge",
+                    description="Combine the --jsonl reports of several audits (shards) into one "
+                                "summary: totals, counts by rule id and by input file.",
+                    epilog="Exit codes: 0 clean, 1 violations found, 2 a bad report or unreadable input.")
+    parser.add_argument("reports", nargs="+", metavar="REPORT", help="reports written by `baloot audit --jsonl FILE`")
+    parser.add_argument("--json", action="store_true", help="print the merged summary as JSON")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        merged = merge(args.reports)
+    except ReportError as exc:
+        print(f"baloot: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print(json.dumps(merged, indent=2))
+    else:
+        print(f"merged {merged['reports']} reports ({merged['inputs']} input files): {merged['hands']} hands in "
+              f"{merged['documents']} documents, {merged['violations']} violations, {merged['unreadable']} unreadable")
+        for rule, count in merged["by_rule"].items():
+            print(f"  {count:>6}  {rule}")
+        for file, counts in merged["by_file"].items():
+            if counts["violations"] or counts["unreadable"]:
+                print(f"  {file}: {counts['violations']} violations, {counts['unreadable']} unreadable, {counts['hands']} hands")
+    if merged["unreadable"]:
+        return EXIT_USAGE
+    return EXIT_FOUND if merged["violations"] else EXIT_OK
 
 
 def _override(args) -> dict | None:
-    from .cli import _parse_sets
     if not (args.preset or args.sets or args.overlays):
         return None
-    return {"preset": args.preset or "default", "set": _parse_sets(args.sets), "overlays": list(args.overlays)}
+    return {"preset": args.preset or "default", "set": parse_sets(args.sets), "overlays": list(args.overlays)}
 
 
 def simulate(args) -> int:
-    from .cli import _parse_sets, _Usage
-    from .rules import load_variant
-    from .simulate import simulate_hands, simulate_matches, write_jsonl
+    from ..rules import load_variant
+    from ..simulate import simulate_hands, simulate_matches, write_jsonl
     count = args.hands if args.hands is not None else args.matches
     if count is None or count < 0:
-        raise _Usage("--hands/--matches takes a count of 0 or more")
-    rules = load_variant(args.preset, _parse_sets(args.sets), args.overlays)
+        raise Usage("--hands/--matches takes a count of 0 or more")
+    rules = load_variant(args.preset, parse_sets(args.sets), args.overlays)
     documents = simulate_hands(rules, count, args.seed) if args.hands is not None else simulate_matches(rules, count, args.seed)
     progress = _Progress("written", count, force=False)
-    from . import budget
-    from .budget import BudgetExceeded, budgeted
-    from .errors import RuleRuntimeError
+    from .. import budget
+    from ..budget import BudgetExceeded, budgeted
+    from ..errors import RuleRuntimeError
     # (the time budget per hand; a match's document: its 300 hands at most)
     documents = budgeted(documents, budget.MAX_SECONDS_PER_HAND * (1 if args.hands is not None else 300))
     try:
@@ -40,11 +127,11 @@ def simulate(args) -> int:
             write_jsonl(documents, sys.stdout, progress.tick)
         else:
             try:
-                from .atomic import atomic_write
+                from ..atomic import atomic_write
                 with atomic_write(args.out) as stream:   # (interrupted: the old file stays as it was)
                     written = write_jsonl(documents, stream, progress.tick)
             except OSError as exc:
-                raise _Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
+                raise Usage(f"cannot write {args.out}: {exc.strerror or exc}") from None
     except BudgetExceeded as exc:
         raise RuleRuntimeError("(engine)", exc) from None
     finally:
@@ -57,17 +144,16 @@ def simulate(args) -> int:
 
 
 def audit(args) -> int:
-    from .cli import _Usage
-    from .log.reader import read_raw
+    from ..log.reader import read_raw
     if args.jobs < 1:
-        raise _Usage(f"--jobs takes a whole number of at least 1, not {args.jobs}")
-    from .limits import capped_jobs
+        raise Usage(f"--jobs takes a whole number of at least 1, not {args.jobs}")
+    from ..limits import capped_jobs
     args.jobs, note = capped_jobs(args.jobs)
     if note:
         print(f"baloot: note: {note}", file=sys.stderr)
     override = _override(args)
     if override:  # fail early, located, if the variant given on the command line is broken
-        from .rules import load_variant
+        from ..rules import load_variant
         load_variant(override["preset"], override["set"], override["overlays"])
     started = time.perf_counter()
     totals = Counter()
@@ -98,11 +184,11 @@ def audit(args) -> int:
 
     items = read_raw(args.logs) if not getattr(args, "dask", None) else ()
     if getattr(args, "dask", None):   # the same audit on a Dask cluster (audit_dask.py)
-        from .audit_dask import RateProgress, reports as dask_reports
+        from ..audit_dask import RateProgress, reports as dask_reports
         if args.jobs > 1:
-            raise _Usage("--jobs and --dask are two ways to run in parallel: give one")
+            raise Usage("--jobs and --dask are two ways to run in parallel: give one")
         if args.dask_range < 1024:
-            raise _Usage(f"--dask-range takes a number of bytes of at least 1024, not {args.dask_range}")
+            raise Usage(f"--dask-range takes a number of bytes of at least 1024, not {args.dask_range}")
         progress.enabled = False   # (the rate line below says more: hands/s and an ETA)
         rate = RateProgress(force=args.progress)
         for report in dask_reports(args.logs, override, _audit_item, args.dask, range_bytes=args.dask_range, progress=rate,
@@ -112,11 +198,11 @@ def audit(args) -> int:
     elif args.jobs > 1 and os.name != "posix":
         print("baloot: --jobs needs POSIX pipes; auditing in one process", file=sys.stderr)
     if args.jobs > 1 and os.name == "posix":
-        from .parallel import ordered_map, start_method
+        from ..parallel import ordered_map, start_method
         if start_method() == "fork":   # what every worker needs, loaded once before the fork
-            from .audit import audit_text  # noqa: F401
-            from .log.reader import prepare_checks
-            from .rules import load_variant
+            from ..audit import audit_text  # noqa: F401
+            from ..log.reader import prepare_checks
+            from ..rules import load_variant
             prepare_checks()     # compiles the log schema's validator
             if not override:     # (an override is loaded above already)
                 load_variant()
@@ -158,12 +244,11 @@ def _open_jsonl(args):
     path = getattr(args, "jsonl", None)
     if not path:
         return None
-    from .audit_stream import JsonlReport
-    from .cli import _Usage
+    from ..audit_stream import JsonlReport
     try:
         stream = sys.stdout if path == "-" else open(path, "w", encoding="utf-8")
     except OSError as exc:
-        raise _Usage(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise Usage(f"cannot write {path}: {exc.strerror or exc}") from None
     return stream, JsonlReport(stream, args.logs)
 
 
@@ -173,8 +258,7 @@ def _audit_html(args) -> None:
     replay_args = argparse.Namespace(**{**vars(args), "log": None, "hand": None, "sheet": True, "json": False})
     logs = list(args.logs)
     if len(logs) != 1:
-        from .cli import _Usage
-        raise _Usage("--html takes one log (a file of one or more documents)")
+        raise Usage("--html takes one log (a file of one or more documents)")
     replay_args.log = logs[0]
     with open(os.devnull, "w") as quiet:   # the audit's report is the output; the replay only writes the page
         saved, sys.stdout = sys.stdout, quiet
@@ -190,7 +274,7 @@ def _audit_item(item, override) -> dict:
     if text is None:
         return {"file": name, "line": line, "hands": 0, "violations": [], "notes": [],
                 "errors": [{"path": "$", "message": error}]}
-    from .audit import audit_text
+    from ..audit import audit_text
     try:
         return audit_text(name, line, text, override)
     except BalootError as exc:  # a rules problem surfacing late: report, never crash the run
@@ -213,12 +297,11 @@ def _print_report(report: dict) -> None:
 
 def replay(args) -> int:
     """Tell each hand of a log (the audit's walk: exit 1 when it finds violations, as `audit`)."""
-    from .cli import _Usage
-    from .log.reader import read_logs
-    from .replay import render_text, replay_document
+    from ..log.reader import read_logs
+    from ..replay import render_text, replay_document
     items = list(read_logs([args.log]))
     if not items:
-        raise _Usage(f"{args.log} holds no log document")
+        raise Usage(f"{args.log} holds no log document")
     bad = [item for item in items if item.errors]
     for item in bad:
         for error in item.errors:
@@ -239,17 +322,17 @@ def replay(args) -> int:
                             "stopped": "not replayed: the match was over before this hand (match.ended)"})
         if args.hand is not None:
             if not 1 <= args.hand <= count:
-                raise _Usage(f"--hand {args.hand}: {item.where} has {count} hand{'s' if count != 1 else ''}")
+                raise Usage(f"--hand {args.hand}: {item.where} has {count} hand{'s' if count != 1 else ''}")
             stories = [s for s in stories if s["hand"] == args.hand]
         found += len(report.violations)
         entry = {"log": item.where, "variant": report.rules.variant.describe(), "hands": stories,
                  "audit": report.as_json()}
         if getattr(args, "sheet", False) or getattr(args, "html", None):
-            from .sheet import score_sheet
+            from ..sheet import score_sheet
             entry["sheet"] = score_sheet(report.rules, item.document, stories)
         output.append(entry)
     if getattr(args, "html", None):
-        from .replay_html import write_html
+        from ..replay_html import write_html
         write_html(args.html, output)
         print(f"wrote {args.html}", file=sys.stderr)
     elif args.json:
@@ -260,7 +343,7 @@ def replay(args) -> int:
         for entry in output:
             print(f"# {entry['log']}  (preset {entry['variant']['preset']}, variant {entry['variant']['hash']})\n")
             if getattr(args, "sheet", False):
-                from .sheet import render_sheet
+                from ..sheet import render_sheet
                 print(render_sheet(entry["sheet"]))
             else:
                 print(render_text(entry["hands"]))
