@@ -117,3 +117,48 @@ def test_cli_exit_statuses(tmp_path, capsys):
     written = json.loads((tmp_path / "majlis-baloot.json").read_text())
     assert [c["id"] for c in written["unclassified"]] == ["play.nothing.999"]
     assert engine_report.main(["build", "majlis-baloot"]) == 2  # neither --source nor --run-json
+
+
+def test_report_embeds_a_fingerprint_when_the_module_is_there(tmp_path, monkeypatch):
+    """build --source fingerprints through baloot_spec.conformance.fingerprint when it imports; the
+    JSON keeps it, the Markdown has "Which Baloot it plays" and the matrix its variant line. Without
+    the module the report says why it has none."""
+    fp = {"format": "baloot-fingerprint/1", "variant": {"line": "--preset saudi-federation --set tie_rule=digit"}}
+    calls = []
+
+    class Fake:
+        @staticmethod
+        def fingerprint(engine_cmd, **_):
+            calls.append(engine_cmd)
+            return fp
+
+        @staticmethod
+        def to_markdown(value):
+            return "plays " + value["variant"]["line"] + "\n"
+
+    monkeypatch.setattr(engine_report, "fingerprint_module", lambda: Fake)
+    manifest = dict(MANIFEST, command=["node", "{build}/adapter.mjs"])
+    made, note = engine_report.make_fingerprint(engine_report.engine_command(manifest, tmp_path))
+    assert calls == [f"node {tmp_path}/adapter.mjs"] and made == fp and note == ""
+    report = engine_report.make_report(run_of({"id": "a", "status": "pass"}), MANIFEST, {"entries": []},
+                                       "2026-01-01", made, note)
+    assert report["fingerprint"] == fp and report["fingerprint_note"] == ""
+    text = engine_report.markdown(report)
+    assert "## Which Baloot it plays\n\nplays --preset saudi-federation --set tie_rule=digit" in text
+    assert "`--preset saudi-federation --set tie_rule=digit`" in engine_report.matrix([report])
+
+    monkeypatch.setattr(engine_report, "fingerprint_module", lambda: None)
+    made, note = engine_report.make_fingerprint("node x.mjs")
+    assert made is None and "not importable" in note
+    report = engine_report.make_report(run_of({"id": "a", "status": "pass"}), MANIFEST, {"entries": []},
+                                       "2026-01-01", made, note)
+    assert "No fingerprint: baloot_spec.conformance.fingerprint is not importable" in engine_report.markdown(report)
+
+    class Broken(Fake):
+        @staticmethod
+        def fingerprint(engine_cmd, **_):
+            raise RuntimeError("engine died")
+
+    monkeypatch.setattr(engine_report, "fingerprint_module", lambda: Broken)
+    made, note = engine_report.make_fingerprint("node x.mjs")
+    assert made is None and note == "the fingerprint failed: RuntimeError: engine died"
