@@ -104,6 +104,8 @@ def make_report(run: dict, manifest: dict, classification: dict, date: str,
             continue
         entry = classify(outcome, entries)
         row = {"id": outcome["id"], "status": outcome["status"], "message": outcome.get("message", "")}
+        if outcome.get("keys"):  # per expected key: pass, fail or unsupported (not produced)
+            row["keys"] = outcome["keys"]
         if entry is None:
             unclassified.append(row)
             continue
