@@ -148,7 +148,7 @@ def test_report_embeds_a_fingerprint_when_the_module_is_there(tmp_path, monkeypa
 
         @staticmethod
         def to_markdown(value):
-            return "plays " + value["variant"]["line"] + "\n"
+            return "## Fingerprint\n\nplays " + value["variant"]["line"] + "\n"
 
     monkeypatch.setattr(engine_report, "fingerprint_module", lambda: Fake)
     manifest = dict(MANIFEST, command=["node", "{build}/adapter.mjs"])
@@ -158,7 +158,7 @@ def test_report_embeds_a_fingerprint_when_the_module_is_there(tmp_path, monkeypa
                                        "2026-01-01", made, note)
     assert report["fingerprint"] == fp and report["fingerprint_note"] == ""
     text = engine_report.markdown(report)
-    assert "## Which Baloot it plays\n\nplays --preset saudi-federation --set tie_rule=digit" in text
+    assert "## Which Baloot it plays\n\n### Fingerprint\n\nplays --preset saudi-federation --set tie_rule=digit" in text
     assert "`--preset saudi-federation --set tie_rule=digit`" in engine_report.matrix([report])
 
     monkeypatch.setattr(engine_report, "fingerprint_module", lambda: None)

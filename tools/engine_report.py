@@ -33,8 +33,11 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # this checkout's baloot_spec (the fingerprint), not an installed one
+    sys.path.insert(0, str(ROOT))
 ENGINES = ROOT / "conformance" / "engines"
 REPORTS = ROOT / "conformance" / "reports"
 README = ROOT / "conformance" / "README.md"
@@ -177,8 +180,9 @@ def markdown(report: dict) -> str:
             if cause != "skipped":
                 lines.append(f"  - e.g. {first['id']}: {first['message']}")
     lines += ["", "## Which Baloot it plays", ""]
-    if report.get("fingerprint"):
-        lines.append(fingerprint_markdown(report["fingerprint"]).rstrip("\n"))
+    if report.get("fingerprint"):  # its headings one level under this section's
+        lines += ["#" + line if line.startswith("#") else line
+                  for line in fingerprint_markdown(report["fingerprint"]).rstrip("\n").split("\n")]
     else:
         lines.append(f"No fingerprint: {report.get('fingerprint_note') or 'none was made'}.")
     lines += ["", "## Features", "", "| feature | pass | fail | error | skipped | unsupported |",
@@ -190,12 +194,19 @@ def markdown(report: dict) -> str:
 
 
 def fingerprint_module():
-    """baloot_spec.conformance.fingerprint, or None while it does not exist (the report says so)."""
+    """The functions `fingerprint` and `to_markdown` of baloot_spec.conformance.fingerprint (the
+    latter may live in its fingerprint_report), or None while they do not exist (the report says so)."""
     try:
         from baloot_spec.conformance import fingerprint
     except ImportError:
         return None
-    return fingerprint
+    render = getattr(fingerprint, "to_markdown", None)
+    if render is None:
+        try:
+            from baloot_spec.conformance.fingerprint_report import to_markdown as render
+        except ImportError:
+            return None
+    return SimpleNamespace(fingerprint=fingerprint.fingerprint, to_markdown=render)
 
 
 def fingerprint_markdown(fp: dict) -> str:
