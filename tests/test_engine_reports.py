@@ -62,6 +62,20 @@ def test_classification_names_only_corpus_cases():
                 assert pattern in ids, f"{path}: {pattern} is not a case id"
 
 
+@pytest.mark.parametrize("path", REPORTS, ids=lambda p: p.stem)
+def test_every_case_a_classification_names_is_explained_by_it_in_the_report(path):
+    """No stale explanation: a case named in classification.json is one the published report
+    explains with that entry (a case that now passes, or fails for another reason, is taken out)."""
+    report = json.loads(path.read_text(encoding="utf-8"))
+    _, classification = engine_report.engine_files(path.stem)
+    explained = {}
+    for case in report["cases"]:
+        explained.setdefault(id(engine_report.classify(case, classification["entries"])), set()).add(case["id"])
+    for entry in classification["entries"]:
+        for case_id in entry.get("cases", []):
+            assert case_id in explained.get(id(entry), set()), f"{path.stem}: {case_id} is not explained by its entry"
+
+
 def test_readme_matrix_is_the_reports_matrix():
     readme = (ROOT / "conformance" / "README.md").read_text(encoding="utf-8")
     inside = readme.split(engine_report.MATRIX_BEGIN, 1)[1].split(engine_report.MATRIX_END, 1)[0]
@@ -117,3 +131,48 @@ def test_cli_exit_statuses(tmp_path, capsys):
     written = json.loads((tmp_path / "majlis-baloot.json").read_text())
     assert [c["id"] for c in written["unclassified"]] == ["play.nothing.999"]
     assert engine_report.main(["build", "majlis-baloot"]) == 2  # neither --source nor --run-json
+
+
+def test_report_embeds_a_fingerprint_when_the_module_is_there(tmp_path, monkeypatch):
+    """build --source fingerprints through baloot_spec.conformance.fingerprint when it imports; the
+    JSON keeps it, the Markdown has "Which Baloot it plays" and the matrix its variant line. Without
+    the module the report says why it has none."""
+    fp = {"format": "baloot-fingerprint/1", "variant": {"line": "--preset saudi-federation --set tie_rule=digit"}}
+    calls = []
+
+    class Fake:
+        @staticmethod
+        def fingerprint(engine_cmd, **_):
+            calls.append(engine_cmd)
+            return fp
+
+        @staticmethod
+        def to_markdown(value):
+            return "## Fingerprint\n\nplays " + value["variant"]["line"] + "\n"
+
+    monkeypatch.setattr(engine_report, "fingerprint_module", lambda: Fake)
+    manifest = dict(MANIFEST, command=["node", "{build}/adapter.mjs"])
+    made, note = engine_report.make_fingerprint(engine_report.engine_command(manifest, tmp_path))
+    assert calls == [f"node {tmp_path}/adapter.mjs"] and made == fp and note == ""
+    report = engine_report.make_report(run_of({"id": "a", "status": "pass"}), MANIFEST, {"entries": []},
+                                       "2026-01-01", made, note)
+    assert report["fingerprint"] == fp and report["fingerprint_note"] == ""
+    text = engine_report.markdown(report)
+    assert "## Which Baloot it plays\n\n### Fingerprint\n\nplays --preset saudi-federation --set tie_rule=digit" in text
+    assert "`--preset saudi-federation --set tie_rule=digit`" in engine_report.matrix([report])
+
+    monkeypatch.setattr(engine_report, "fingerprint_module", lambda: None)
+    made, note = engine_report.make_fingerprint("node x.mjs")
+    assert made is None and "not importable" in note
+    report = engine_report.make_report(run_of({"id": "a", "status": "pass"}), MANIFEST, {"entries": []},
+                                       "2026-01-01", made, note)
+    assert "No fingerprint: baloot_spec.conformance.fingerprint is not importable" in engine_report.markdown(report)
+
+    class Broken(Fake):
+        @staticmethod
+        def fingerprint(engine_cmd, **_):
+            raise RuntimeError("engine died")
+
+    monkeypatch.setattr(engine_report, "fingerprint_module", lambda: Broken)
+    made, note = engine_report.make_fingerprint("node x.mjs")
+    assert made is None and note == "the fingerprint failed: RuntimeError: engine died"

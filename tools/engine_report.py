@@ -1,7 +1,8 @@
 """Published conformance reports of real engines (conformance/reports/<engine>.json and .md).
 
-    python tools/engine_report.py build ENGINE --source DIR [--commit SHA]
-    python tools/engine_report.py build ENGINE --run-json FILE      (reuse a run, no build)
+    python tools/engine_report.py build ENGINE --source DIR [--commit SHA] [--build-dir DIR]
+    python tools/engine_report.py build ENGINE --run-json FILE [--fingerprint-json FILE]
+                                                                     (reuse a run, no build)
     python tools/engine_report.py matrix [--write]                   (the README's matrix)
 
 `build` builds the adapter in conformance/engines/ENGINE/ from a checkout of the engine
@@ -11,6 +12,9 @@ not pass with the adapter's classification.json: each failure, error and skip ge
 baloot-spec; `protocol`, a limit of baloot-protocol/1 and what would lift it; `skipped`, a
 notion the engine lacks). A case the classification does not explain is listed as
 `unclassified` and the exit status is 1: a published report explains every failure.
+When baloot_spec.conformance.fingerprint can be imported, `build --source` also fingerprints the
+engine (which variant of ours it plays) and the report carries it (JSON `fingerprint`, Markdown
+"Which Baloot it plays"); else the report says why it has none.
 `matrix` prints (or with --write puts into conformance/README.md, between its markers) the
 engines x features table made from the published reports.
 
@@ -29,8 +33,11 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # this checkout's baloot_spec (the fingerprint), not an installed one
+    sys.path.insert(0, str(ROOT))
 ENGINES = ROOT / "conformance" / "engines"
 REPORTS = ROOT / "conformance" / "reports"
 README = ROOT / "conformance" / "README.md"
@@ -90,7 +97,8 @@ def classify(outcome: dict, entries: list) -> dict | None:
     return None
 
 
-def make_report(run: dict, manifest: dict, classification: dict, date: str) -> dict:
+def make_report(run: dict, manifest: dict, classification: dict, date: str,
+                fingerprint: dict | None = None, fingerprint_note: str = "") -> dict:
     """The published report: the run's totals and features, and every non-passing case explained."""
     entries = classification.get("entries", [])
     cases, unclassified = [], []
@@ -99,6 +107,8 @@ def make_report(run: dict, manifest: dict, classification: dict, date: str) -> d
             continue
         entry = classify(outcome, entries)
         row = {"id": outcome["id"], "status": outcome["status"], "message": outcome.get("message", "")}
+        if outcome.get("keys"):  # per expected key: pass, fail or unsupported (not produced)
+            row["keys"] = outcome["keys"]
         if entry is None:
             unclassified.append(row)
             continue
@@ -124,6 +134,8 @@ def make_report(run: dict, manifest: dict, classification: dict, date: str) -> d
                      for name, counts in run.get("features", {}).items()},
         "cases": cases,
         "unclassified": unclassified,
+        "fingerprint": fingerprint,
+        "fingerprint_note": "" if fingerprint else (fingerprint_note or "no fingerprint was made"),
     }
 
 
@@ -167,6 +179,12 @@ def markdown(report: dict) -> str:
             lines.append(f"  - {explanation}")
             if cause != "skipped":
                 lines.append(f"  - e.g. {first['id']}: {first['message']}")
+    lines += ["", "## Which Baloot it plays", ""]
+    if report.get("fingerprint"):  # its headings one level under this section's
+        lines += ["#" + line if line.startswith("#") else line
+                  for line in fingerprint_markdown(report["fingerprint"]).rstrip("\n").split("\n")]
+    else:
+        lines.append(f"No fingerprint: {report.get('fingerprint_note') or 'none was made'}.")
     lines += ["", "## Features", "", "| feature | pass | fail | error | skipped | unsupported |",
               "| --- | --- | --- | --- | --- | --- |"]
     for name, counts in report["features"].items():
@@ -175,18 +193,58 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build_and_run(name: str, manifest: dict, source: Path, commit: str | None) -> dict:
-    """Build the adapter from the engine's checkout, then run the corpus on it."""
+def fingerprint_module():
+    """The functions `fingerprint` and `to_markdown` of baloot_spec.conformance.fingerprint (the
+    latter may live in its fingerprint_report), or None while they do not exist (the report says so)."""
+    try:
+        from baloot_spec.conformance import fingerprint
+    except ImportError:
+        return None
+    render = getattr(fingerprint, "to_markdown", None)
+    if render is None:
+        try:
+            from baloot_spec.conformance.fingerprint_report import to_markdown as render
+        except ImportError:
+            return None
+    return SimpleNamespace(fingerprint=fingerprint.fingerprint, to_markdown=render)
+
+
+def fingerprint_markdown(fp: dict) -> str:
+    module = fingerprint_module()
+    if module is not None:
+        return module.to_markdown(fp)
+    return "```json\n" + json.dumps(fp, ensure_ascii=False, indent=1) + "\n```\n"
+
+
+def engine_command(manifest: dict, build_dir: Path) -> str:
+    """engine.json's command with {build} replaced by the folder the adapter was built into."""
+    return " ".join(part.replace("{build}", str(build_dir)) for part in manifest["command"])
+
+
+def make_fingerprint(command: str) -> tuple[dict | None, str]:
+    """The engine's fingerprint, or None and why not (the report is still written)."""
+    module = fingerprint_module()
+    if module is None:
+        return None, "baloot_spec.conformance.fingerprint is not importable in this checkout"
+    try:
+        return module.fingerprint(command), ""
+    except Exception as err:  # another module's failure: say it in the report, do not lose the run
+        return None, f"the fingerprint failed: {type(err).__name__}: {err}"
+
+
+def build_and_run(name: str, manifest: dict, source: Path, commit: str | None, build_dir: Path) -> dict:
+    """Build the adapter from the engine's checkout into build_dir, then run the corpus on it."""
     env = dict(os.environ)
     env.pop("ENGINE_COMMIT", None)
     if commit:  # else build.sh asks git for the checkout's commit
         env["ENGINE_COMMIT"] = commit
+    env["BUILD_DIR"] = str(build_dir)
     build = subprocess.run(["sh", str(ROOT / manifest["build"]), str(source)], cwd=ROOT, env=env)
     if build.returncode != 0:
         raise ReportError(f"the build of {name} failed (exit {build.returncode}): {manifest['build']} {source}")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run.json"
-        command = " ".join(manifest["command"])
+        command = engine_command(manifest, build_dir)
         subprocess.run([sys.executable, "-m", "baloot_spec", "conformance", "run", "--engine", command,
                         "--json", str(out), "--quiet"], cwd=ROOT)
         if not out.is_file():
@@ -215,15 +273,21 @@ def matrix(reports: list[dict]) -> str:
             extra = [f"{counts[k]} {k}" for k in ("fail", "error", "skipped") if counts.get(k)]
             cells.append(cell + (f" ({', '.join(extra)})" if extra else ""))
         lines.append(f"| {feature} | " + " | ".join(cells) + " |")
-    lines += ["", "| engine | commit | language | summary | departures | ours | protocol | skipped |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines += ["", "| engine | commit | language | summary | departures | ours | protocol | skipped | plays (fingerprint) |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for report in reports:
         e, c = report["engine"], report["by_cause"]
         lines.append(f"| [{e['name']}](reports/{e['name']}.md) | `{e['commit'][:12]}` | {e['language']} | "
                      f"{report['totals']['pass']} passed, {report['totals']['fail']} failed, "
                      f"{report['totals']['error']} errors of {report['totals']['total']} | "
-                     f"{c['departure']} | {c['ours']} | {c['protocol']} | {c['skipped']} |")
+                     f"{c['departure']} | {c['ours']} | {c['protocol']} | {c['skipped']} | {fingerprint_cell(report)} |")
     return "\n".join(lines) + "\n"
+
+
+def fingerprint_cell(report: dict) -> str:
+    """The variant line the engine's fingerprint found (`--preset P --set K=V ...`), or '—'."""
+    line = ((report.get("fingerprint") or {}).get("variant") or {}).get("line")
+    return f"`{line}`" if line else "—"
 
 
 def write_matrix(text: str) -> None:
@@ -243,7 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("engine", help="an adapter folder name in conformance/engines (with engine.json)")
     b.add_argument("--source", type=Path, help="a checkout of the engine at its pinned commit")
     b.add_argument("--commit", help="the checkout's commit, when it is not a git checkout (default: engine.json's)")
+    b.add_argument("--build-dir", type=Path, help="where build.sh writes the adapter (default "
+                   "conformance/engines/ENGINE/build; keep builds outside the repository, e.g. /work/engines/build/ENGINE)")
     b.add_argument("--run-json", type=Path, help="use this `conformance run --json` report instead of building and running")
+    b.add_argument("--fingerprint-json", type=Path, help="with --run-json: the engine's `conformance fingerprint --json` "
+                   "to embed (default: none)")
     b.add_argument("--out", type=Path, default=REPORTS, help="the folder of the reports (default conformance/reports)")
     b.add_argument("--date", help="the report's date (default today, UTC)")
     m = sub.add_parser("matrix", help="print the engines x features matrix of the published reports")
@@ -258,12 +326,17 @@ def main(argv: list[str] | None = None) -> int:
                 sys.stdout.write(text)
             return 0
         manifest, classification = engine_files(args.engine)
+        fp, fp_note = None, "the report was made from a saved run (--run-json) without --fingerprint-json"
         if args.run_json:
             run = read_json(args.run_json)
+            if args.fingerprint_json:
+                fp, fp_note = read_json(args.fingerprint_json), ""
         elif args.source:
             if not args.source.is_dir():
                 raise ReportError(f"--source {args.source}: not a folder")
-            run = build_and_run(args.engine, manifest, args.source, args.commit)
+            build_dir = (args.build_dir or ENGINES / args.engine / "build").resolve()
+            run = build_and_run(args.engine, manifest, args.source, args.commit, build_dir)
+            fp, fp_note = make_fingerprint(engine_command(manifest, build_dir))
         else:
             raise ReportError("build needs --source DIR (a checkout of the engine) or --run-json FILE")
         if run.get("engine", {}).get("name") != manifest["name"]:
@@ -273,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
                               f"{manifest['commit']} (engine.json): check out that commit, or give --commit for a "
                               "source tree that is not a git checkout")
         date = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
-        report = make_report(run, manifest, classification, date)
+        report = make_report(run, manifest, classification, date, fp, fp_note)
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / f"{args.engine}.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         (args.out / f"{args.engine}.md").write_text(markdown(report), encoding="utf-8")

@@ -9,7 +9,8 @@ conformance/positions.json (a test regenerates and compares), and the oracle cro
 An entry is {"position": ..., "events": [...], "digest": ...}: the position, the case's events
 that come after it (none for `legal` and `reject`, which ask their question at the position; the
 plays for `hand`, whose position is the start of the play, so that the hand is still played
-out), and a digest of the case's variant and setup: an entry is used only for the case it was
+out, and for a `legal` or `reject` asked once the play is over, where no position may be), and a
+digest of the case's variant and setup: an entry is used only for the case it was
 derived from (a case edited since, or a copy with another setup, has none).
 """
 
@@ -48,19 +49,17 @@ def derive_entry(case: Case, rules=None) -> dict | None:
         hand = Hand(rules, setup["dealer"], setup["deal"], setup.get("match_scores"))
         cut = None
         for index, event in enumerate(events):
-            if case.kind == "hand" and cut is None and _at_play_start(hand, rules):
+            if cut is None and _at_play_start(hand, rules):
                 cut = (index, position_of(hand))
             hand.apply(event)
     except (BalootError, IllegalAction):
         return None
-    if case.kind == "hand":
-        if cut is None:
-            return None
-        index, position = cut
-        return {"position": position, "events": events[index:], "digest": setup_digest(case)}
-    if hand.phase not in phases:
+    if case.kind != "hand" and hand.phase in phases:
+        return {"position": position_of(hand), "events": [], "digest": setup_digest(case)}
+    if cut is None:  # (a question asked before the contract is settled, or a hand thrown in)
         return None
-    return {"position": position_of(hand), "events": [], "digest": setup_digest(case)}
+    index, position = cut
+    return {"position": position, "events": events[index:], "digest": setup_digest(case)}
 
 
 def setup_digest(case: Case) -> str:
