@@ -48,6 +48,10 @@ class Scope:
     # Zero-argument rule functions (derived values), name -> (tree, scope): their bodies are
     # inlined into code specialised on fixed state (see `fixed` below), like `inline`.
     derived: dict = field(default_factory=dict)
+    const_values: dict = field(default_factory=dict)   # constant -> its value (its type, for expr/resolve.py)
+    # State names that are the engine's own fields wherever they are read (typed by
+    # expr/types.py ENGINE_FIELD_TYPES); a name a fact or step reuses (`tricks`) is not.
+    engine_fields: frozenset = frozenset()
 
 
 class CompileError(Exception):

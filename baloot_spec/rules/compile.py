@@ -25,6 +25,7 @@ from ..expr.builtins import Rec, builtin_arity
 from ..expr.compiler import AGGREGATES, LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
 from ..expr.lower import lower_module
 from ..expr.parser import TREES, ExprSource, parse_expression
+from ..expr.resolve import check as check_expression
 from ..expr.unroll import short_lists, unroll
 from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
@@ -182,8 +183,12 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     base = dict(functions=functions, builtins=builtin_arity(), params=dict(variant.knobs),
                 consts=frozenset(constants), attributes=frozenset(attributes), record_fields=record_fields,
                 engine_lists=ENGINE_LISTS, inline=inline, indexable=indexable,
-                seats=len(table.seats), derived=derived)
+                seats=len(table.seats), derived=derived, const_values=constants,
+                engine_fields=GENERIC_STATE)
     any_state = frozenset(hand_state | set(fact_names) | set(score_names) | set(match_names) | MATCH_CONTEXT)
+
+    # (a function may be called where a fact, a step or the match context reuses an engine name)
+    function_engine_fields = GENERIC_STATE - set(fact_names) - set(score_names) - set(match_names) - MATCH_CONTEXT
 
     builder = _ModuleBuilder()
 
@@ -191,10 +196,15 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
 
     short = short_lists(constants)   # loops over these are written out (expr/unroll.py)
 
-    def expr(value, scope: Scope, rule_id: str, written_out: bool = True) -> str:
+    function_types: dict = {}   # rule function -> the type of its body (expr/types.py), once checked
+
+    def expr(value, scope: Scope, rule_id: str, written_out: bool = True, boolean: bool = False,
+             checked: bool = False) -> str:
         if observe is not None:
             observe(scope, rule_id)
         text = to_python(_text_of(value), scope, _source_of(value), rule_id, fixed_values or None)
+        if not (checked or fixed_values):   # (a specialised phase re-emits rules checked already)
+            check_expression(_text_of(value), scope, _source_of(value), rule_id, function_types, boolean)
         return unroll(text, short) if written_out else text
 
     # Functions rules define. Each body is checked first, in the order written, and only then
@@ -204,15 +214,18 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     scopes = {}
     for fn in rs.lists["functions"]:
         params = tuple(fn.get("params") or [])
-        scope = scopes[fn["name"]] = Scope(state=any_state - set(params), locals=frozenset(params), **base)
-        expr(fn["expr"], scope, fn["id"])
+        scope = scopes[fn["name"]] = Scope(state=any_state - set(params), locals=frozenset(params),
+                                           **{**base, "engine_fields": function_engine_fields})
+        expr(fn["expr"], scope, fn["id"], checked=True)   # (checked on the next line, its type kept)
+        function_types[fn["name"]] = check_expression(_text_of(fn["expr"]), scope, _source_of(fn["expr"]), fn["id"],
+                                                      function_types).type
         if params:
             inline[fn["name"]] = (params, parse_expression(_text_of(fn["expr"])), scope)
         else:
             derived[fn["name"]] = (parse_expression(_text_of(fn["expr"])), scope)
     for fn in rs.lists["functions"]:
         params = tuple(fn.get("params") or [])
-        body = expr(fn["expr"], scopes[fn["name"]], fn["id"])
+        body = expr(fn["expr"], scopes[fn["name"]], fn["id"], checked=True)
         if params:
             builder.add_named(f"f_{fn['name']}", ", ".join(("S",) + tuple(f"v_{p}" for p in params)), body)
         else:
@@ -262,8 +275,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
         # A filter's `when` is evaluated once per position, before looking at candidates; a
         # check's looks at the announcements made with the action.
         when_scope = Scope(state=scope.state, **base) if kind == "filter" else scope
-        return (kind, scope, expr(rule.get("when", True), when_scope, rule["id"]),
-                expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"]))
+        return (kind, scope, expr(rule.get("when", True), when_scope, rule["id"], boolean=True),
+                expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"], boolean=True))
 
     def effect_sources(effect, lazy_maps: bool = False) -> tuple:
         """(at, when, values) of an effect, as Python text; with lazy_maps, an enter effect's
@@ -274,7 +287,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
         values = "(" + "".join(expr(v, scope, effect["id"], written_out=False) + ", " for v in effect["set"].values()) + ")"
         if lazy_maps and on == "enter":   # (entering a phase: never part of a specialised phase's code)
             values = _lazy_maps(builder, effect["id"], values, _written_after(rs.lists["effects"], effect, phases, following))
-        return on, expr(effect.get("when", True), scope, effect["id"]), unroll(values, short)
+        return on, expr(effect.get("when", True), scope, effect["id"], boolean=True), unroll(values, short)
 
     for rule in rs.lists["rules"]:
         phase = phases.get(rule["phase"])
@@ -425,7 +438,7 @@ def _steps(builder, items, context: set, base: dict, expr) -> tuple[list, list]:
     names = set(context)
     out, sources = [], []
     for step in items:
-        scope = Scope(state=frozenset(names), **base)
+        scope = Scope(state=frozenset(names), **{**base, "engine_fields": frozenset()})   # (facts reuse engine names)
         text = expr(step["expr"], scope, step["id"])
         out.append((step["name"], step["id"], _fn(builder, "S", text)))
         sources.append((step["id"], step["name"], text))
