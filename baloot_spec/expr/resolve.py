@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..suggest import did_you_mean
 from . import tree as t
 from . import types as ty
-from .compiler import AGGREGATES, CompileError, Scope
+from .scope import AGGREGATES, CompileError, Scope
 from .parse import parse
 from .parser import ExprSource, ExprSyntaxError, locate_in_yaml
 
@@ -185,7 +185,7 @@ class Resolver:
         inner = {**bound, var: (binder, item or ty.ANY)}
         elem = self.resolve(node.elem, inner)
         cond = None if node.cond is None else self.condition(node.cond, inner, "the condition after `if`")
-        if kind in ("any", "all", "count"):
+        if kind in ("any", "all"):   # (count(1 for x in xs if c) counts the items that pass c)
             self._truth(elem, f"what {kind}(...) tests")
         if kind == "sum" and elem.type.kind not in ty.NUMERIC | {"unknown"}:
             raise CompileError(f"sum(...) adds numbers; this is {_a(elem.type)}", *_at(elem.pos))
@@ -269,3 +269,5 @@ def check(text, scope: Scope, where: ExprSource | None = None, rule_id: str | No
         raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, "syntax error: " + exc.message, rule_id) from None
     except CompileError as exc:
         raise locate_in_yaml(text, where, exc.line, exc.column, exc.length, exc.message, rule_id) from None
+    except RecursionError:   # (a backstop: the parser refuses expressions nested too deeply)
+        raise locate_in_yaml(text, where, 1, 1, 1, "the expression is nested too deeply to compile", rule_id) from None

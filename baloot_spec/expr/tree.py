@@ -29,10 +29,11 @@ class Pos:
 NOWHERE = Pos()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Binder:
-    """One loop variable of one aggregate: uses refer to it by identity (`id`), never by name,
-    so renaming apart (inlining one body into another) cannot capture a name."""
+    """One loop variable of one aggregate: uses refer to this object (compared by identity),
+    never to a name, so renaming apart (inlining one body into another) cannot capture a name.
+    `id` numbers the binders of one resolved expression, for reading."""
 
     id: int
     name: str

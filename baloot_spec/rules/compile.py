@@ -12,6 +12,7 @@ compiled.py, which also reads it back from the disk cache in later processes.
 from __future__ import annotations
 
 import ast
+import itertools
 import operator
 import re
 from functools import lru_cache
@@ -22,7 +23,8 @@ from ..engine.state import ENGINE_LISTS, ENGINE_WRITES, IN_PLACE, Play, Trick
 from ..errors import RulesError
 from ..suggest import did_you_mean
 from ..expr.builtins import Rec, builtin_arity
-from ..expr.compiler import AGGREGATES, LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
+from ..expr.compiler import AGGREGATES, LAZY_LOCAL, Scope, lazy_locals_prelude, python_text, to_python
+from ..expr.emit import emit as emit_expression
 from ..expr.lower import lower_module
 from ..expr.parser import TREES, ExprSource, parse_expression
 from ..expr.resolve import check as check_expression
@@ -127,7 +129,9 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     if not known_trees:
         TREES.update(disk_cache.load("trees", "all") or {})
         known_trees = len(TREES)
-    reset_inline_names()
+    # Numbers inlined bodies' loop variables apart, one counter per generated module (so that
+    # its source depends on the rules alone, and can be found again in the disk cache).
+    inline_names = [itertools.count(1)]
     rs = variant.ruleset
     deal_def = rs.single["deal"]
     table, deck = table_and_deck(variant)
@@ -198,34 +202,42 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
 
     function_types: dict = {}   # rule function -> the type of its body (expr/types.py), once checked
 
+    checked: dict = {}   # (the same rule re-emitted for a specialised phase is checked once)
+
     def expr(value, scope: Scope, rule_id: str, written_out: bool = True, boolean: bool = False,
-             checked: bool = False) -> str:
+             tree=None) -> str:
+        """The Python text of one expression of the rules: parsed, resolved and typed (a located
+        RulesError if it cannot work), then emitted with the phase's fixed state folded in."""
         if observe is not None:
             observe(scope, rule_id)
-        text = to_python(_text_of(value), scope, _source_of(value), rule_id, fixed_values or None)
-        if not (checked or fixed_values):   # (a specialised phase re-emits rules checked already)
-            check_expression(_text_of(value), scope, _source_of(value), rule_id, function_types, boolean)
+        if tree is None:
+            key = (id(value), boolean, scope.state, scope.action, scope.locals)
+            tree = checked.get(key)
+            if tree is None:
+                tree = checked[key] = check_expression(_text_of(value), scope, _source_of(value), rule_id,
+                                                       function_types, boolean)
+        text = python_text(emit_expression(tree, scope, fixed_values or None, inline_names[0]))
         return unroll(text, short) if written_out else text
 
     # Functions rules define. Each body is checked first, in the order written, and only then
     # offered for inlining (an error is located in its own body, never at a call site); the code
     # is written in a second pass, when every checked body can be inlined wherever it is called
     # (a function calling one defined further down was otherwise left as a call).
-    scopes = {}
+    scopes, trees = {}, []   # (each function's checked tree, in order)
     for fn in rs.lists["functions"]:
         params = tuple(fn.get("params") or [])
         scope = scopes[fn["name"]] = Scope(state=any_state - set(params), locals=frozenset(params),
                                            **{**base, "engine_fields": function_engine_fields})
-        expr(fn["expr"], scope, fn["id"], checked=True)   # (checked on the next line, its type kept)
-        function_types[fn["name"]] = check_expression(_text_of(fn["expr"]), scope, _source_of(fn["expr"]), fn["id"],
-                                                      function_types).type
+        tree = check_expression(_text_of(fn["expr"]), scope, _source_of(fn["expr"]), fn["id"], function_types)
+        function_types[fn["name"]] = tree.type
+        trees.append(tree)
         if params:
-            inline[fn["name"]] = (params, parse_expression(_text_of(fn["expr"])), scope)
+            inline[fn["name"]] = (params, tree, scope)
         else:
-            derived[fn["name"]] = (parse_expression(_text_of(fn["expr"])), scope)
+            derived[fn["name"]] = (tree, scope)
     for fn in rs.lists["functions"]:
         params = tuple(fn.get("params") or [])
-        body = expr(fn["expr"], scopes[fn["name"]], fn["id"], checked=True)
+        body = expr(fn["expr"], scopes[fn["name"]], fn["id"], tree=trees.pop(0))
         if params:
             builder.add_named(f"f_{fn['name']}", ", ".join(("S",) + tuple(f"v_{p}" for p in params)), body)
         else:
@@ -359,7 +371,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     def _specialized_code(generic, phase_name: str, values: tuple):
         item = next(ph for ph in rs.lists["phases"] if ph["name"] == phase_name)
         fixed_values.update(zip(generic.fixed, values))
-        reset_inline_names()
+        inline_names[0] = itertools.count(1)
         try:
             out = _ModuleBuilder()
             parts: dict = {"filter": [], "check": [], "action": [], "exit": []}
