@@ -106,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "(preset, knob values, overlays, hash).")
     _variant_options(check)
     check.add_argument("--json", action="store_true", help="print the resolved variant as JSON")
+    check.add_argument("--show-code", metavar="PHASE", help="print the Python generated for the rules of PHASE (for review)")
     diff = rules_commands.add_parser(
         "diff", help="every knob and rule that differs between two variants",
         description="List every knob value and every rule item (by id) that differs between two variants, with the "
@@ -357,6 +358,10 @@ def console() -> int:
 def _rules_check(args) -> int:
     from .rules import load_variant
     rules = load_variant(args.preset, _parse_sets(args.sets), args.overlays)
+    if args.show_code:
+        from .rules.show import phase_code
+        print(phase_code(rules, args.show_code), end="")
+        return EXIT_OK
     described = rules.variant.describe()
     counts = {
         "files": list(rules.variant.ruleset.files),
