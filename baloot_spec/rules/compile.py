@@ -28,7 +28,7 @@ from ..expr.emit import emit as emit_expression
 from ..expr.lower import lower_module
 from ..expr.parser import TREES, ExprSource, parse_expression
 from ..expr.resolve import check as check_expression
-from ..expr.unroll import short_lists, unroll
+from ..expr.unroll import short_lists, unroll, unroll_tree
 from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
                        instantiate, store_phase_code, store_plan, table_and_deck)
@@ -216,8 +216,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
             if tree is None:
                 tree = checked[key] = check_expression(_text_of(value), scope, _source_of(value), rule_id,
                                                        function_types, boolean)
-        text = python_text(emit_expression(tree, scope, fixed_values or None, inline_names[0]))
-        return unroll(text, short) if written_out else text
+        node = emit_expression(tree, scope, fixed_values or None, inline_names[0])
+        return python_text(unroll_tree(node, short) if written_out else node)
 
     # Functions rules define. Each body is checked first, in the order written, and only then
     # offered for inlining (an error is located in its own body, never at a call site); the code
