@@ -20,6 +20,7 @@ def register(commands) -> None:
                                                   "(preset, knob values, overlays, hash).")
     variant_options(check)
     check.add_argument("--json", action="store_true", help="print the resolved variant as JSON")
+    check.add_argument("--show-code", metavar="PHASE", help="print the Python generated for the rules of PHASE (for review)")
     check.set_defaults(handler=_rules_check)
     diff = rules_commands.add_parser(
         "diff", help="every knob and rule that differs between two variants",
@@ -70,6 +71,10 @@ def register(commands) -> None:
 def _rules_check(args) -> int:
     from ..rules import load_variant
     rules = load_variant(args.preset, parse_sets(args.sets), args.overlays)
+    if args.show_code:
+        from ..rules.show import phase_code
+        print(phase_code(rules, args.show_code), end="")
+        return EXIT_OK
     described = rules.variant.describe()
     counts = {
         "files": list(rules.variant.ruleset.files),

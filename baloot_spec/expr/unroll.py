@@ -43,6 +43,15 @@ def _unrolled(source: str, constants: tuple) -> str:
     return ast.unparse(tree) if unroller.changed else source
 
 
+def unroll_tree(node: ast.expr, constants: tuple) -> ast.expr:
+    """The same, on an emitted `ast` expression (expr/emit.py), with no text in between: a new
+    node where a loop was written out, `node` itself otherwise."""
+    unroller = _Unroller(dict(constants))
+    wrapper = ast.Expression(body=node)
+    unroller.visit(wrapper)
+    return wrapper.body
+
+
 def short_lists(constants: dict) -> tuple:
     """The constants a loop may be written out over: (`k_<name>`, their items) pairs."""
     return tuple((f"k_{name}", tuple(value)) for name, value in sorted(constants.items()) if _items(value) is not None)

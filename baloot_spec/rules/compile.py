@@ -12,6 +12,7 @@ compiled.py, which also reads it back from the disk cache in later processes.
 from __future__ import annotations
 
 import ast
+import itertools
 import operator
 import re
 from functools import lru_cache
@@ -22,10 +23,12 @@ from ..engine.state import ENGINE_LISTS, ENGINE_WRITES, IN_PLACE, Play, Trick
 from ..errors import RulesError
 from ..suggest import did_you_mean
 from ..expr.builtins import Rec, builtin_arity
-from ..expr.compiler import AGGREGATES, LAZY_LOCAL, Scope, lazy_locals_prelude, reset_inline_names, to_python
+from ..expr.compiler import AGGREGATES, LAZY_LOCAL, Scope, lazy_locals_prelude, python_text, to_python
+from ..expr.emit import emit as emit_expression
 from ..expr.lower import lower_module
 from ..expr.parser import TREES, ExprSource, parse_expression
-from ..expr.unroll import short_lists, unroll
+from ..expr.resolve import check as check_expression
+from ..expr.unroll import short_lists, unroll, unroll_tree
 from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
                        instantiate, store_phase_code, store_plan, table_and_deck)
@@ -113,7 +116,9 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     if not known_trees:
         TREES.update(disk_cache.load("trees", "all") or {})
         known_trees = len(TREES)
-    reset_inline_names()
+    # Numbers inlined bodies' loop variables apart, one counter per generated module (so that
+    # its source depends on the rules alone, and can be found again in the disk cache).
+    inline_names = [itertools.count(1)]
     rs = variant.ruleset
     deal_def = rs.single["deal"]
     table, deck = table_and_deck(variant)
@@ -169,8 +174,12 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     base = dict(functions=functions, builtins=builtin_arity(), params=dict(variant.knobs),
                 consts=frozenset(constants), attributes=frozenset(attributes), record_fields=record_fields,
                 engine_lists=ENGINE_LISTS, inline=inline, indexable=indexable,
-                seats=len(table.seats), derived=derived)
+                seats=len(table.seats), derived=derived, const_values=constants,
+                engine_fields=GENERIC_STATE)
     any_state = frozenset(hand_state | set(fact_names) | set(score_names) | set(match_names) | MATCH_CONTEXT)
+
+    # (a function may be called where a fact, a step or the match context reuses an engine name)
+    function_engine_fields = GENERIC_STATE - set(fact_names) - set(score_names) - set(match_names) - MATCH_CONTEXT
 
     builder = _ModuleBuilder()
 
@@ -178,28 +187,44 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
 
     short = short_lists(constants)   # loops over these are written out (expr/unroll.py)
 
-    def expr(value, scope: Scope, rule_id: str, written_out: bool = True) -> str:
+    function_types: dict = {}   # rule function -> the type of its body (expr/types.py), once checked
+
+    checked: dict = {}   # (the same rule re-emitted for a specialised phase is checked once)
+
+    def expr(value, scope: Scope, rule_id: str, written_out: bool = True, boolean: bool = False,
+             tree=None) -> str:
+        """The Python text of one expression of the rules: parsed, resolved and typed (a located
+        RulesError if it cannot work), then emitted with the phase's fixed state folded in."""
         if observe is not None:
             observe(scope, rule_id)
-        text = to_python(_text_of(value), scope, _source_of(value), rule_id, fixed_values or None)
-        return unroll(text, short) if written_out else text
+        if tree is None:
+            key = (id(value), boolean, scope.state, scope.action, scope.locals)
+            tree = checked.get(key)
+            if tree is None:
+                tree = checked[key] = check_expression(_text_of(value), scope, _source_of(value), rule_id,
+                                                       function_types, boolean)
+        node = emit_expression(tree, scope, fixed_values or None, inline_names[0])
+        return python_text(unroll_tree(node, short) if written_out else node)
 
     # Functions rules define. Each body is checked first, in the order written, and only then
     # offered for inlining (an error is located in its own body, never at a call site); the code
     # is written in a second pass, when every checked body can be inlined wherever it is called
     # (a function calling one defined further down was otherwise left as a call).
-    scopes = {}
+    scopes, trees = {}, []   # (each function's checked tree, in order)
     for fn in rs.lists["functions"]:
         params = tuple(fn.get("params") or [])
-        scope = scopes[fn["name"]] = Scope(state=any_state - set(params), locals=frozenset(params), **base)
-        expr(fn["expr"], scope, fn["id"])
+        scope = scopes[fn["name"]] = Scope(state=any_state - set(params), locals=frozenset(params),
+                                           **{**base, "engine_fields": function_engine_fields})
+        tree = check_expression(_text_of(fn["expr"]), scope, _source_of(fn["expr"]), fn["id"], function_types)
+        function_types[fn["name"]] = tree.type
+        trees.append(tree)
         if params:
-            inline[fn["name"]] = (params, parse_expression(_text_of(fn["expr"])), scope)
+            inline[fn["name"]] = (params, tree, scope)
         else:
-            derived[fn["name"]] = (parse_expression(_text_of(fn["expr"])), scope)
+            derived[fn["name"]] = (tree, scope)
     for fn in rs.lists["functions"]:
         params = tuple(fn.get("params") or [])
-        body = expr(fn["expr"], scopes[fn["name"]], fn["id"])
+        body = expr(fn["expr"], scopes[fn["name"]], fn["id"], tree=trees.pop(0))
         if params:
             builder.add_named(f"f_{fn['name']}", ", ".join(("S",) + tuple(f"v_{p}" for p in params)), body)
         else:
@@ -249,8 +274,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
         # A filter's `when` is evaluated once per position, before looking at candidates; a
         # check's looks at the announcements made with the action.
         when_scope = Scope(state=scope.state, **base) if kind == "filter" else scope
-        return (kind, scope, expr(rule.get("when", True), when_scope, rule["id"]),
-                expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"]))
+        return (kind, scope, expr(rule.get("when", True), when_scope, rule["id"], boolean=True),
+                expr(rule["only"] if kind == "filter" else rule["require"], scope, rule["id"], boolean=True))
 
     def effect_sources(effect, lazy_maps: bool = False) -> tuple:
         """(at, when, values) of an effect, as Python text; with lazy_maps, an enter effect's
@@ -261,7 +286,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
         values = "(" + "".join(expr(v, scope, effect["id"], written_out=False) + ", " for v in effect["set"].values()) + ")"
         if lazy_maps and on == "enter":   # (entering a phase: never part of a specialised phase's code)
             values = _lazy_maps(builder, effect["id"], values, _written_after(rs.lists["effects"], effect, phases, following))
-        return on, expr(effect.get("when", True), scope, effect["id"]), unroll(values, short)
+        return on, expr(effect.get("when", True), scope, effect["id"], boolean=True), unroll(values, short)
 
     for rule in rs.lists["rules"]:
         phase = phases.get(rule["phase"])
@@ -333,7 +358,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     def _specialized_code(generic, phase_name: str, values: tuple):
         item = next(ph for ph in rs.lists["phases"] if ph["name"] == phase_name)
         fixed_values.update(zip(generic.fixed, values))
-        reset_inline_names()
+        inline_names[0] = itertools.count(1)
         try:
             out = _ModuleBuilder()
             parts: dict = {"filter": [], "check": [], "action": [], "exit": []}
@@ -412,7 +437,7 @@ def _steps(builder, items, context: set, base: dict, expr) -> tuple[list, list]:
     names = set(context)
     out, sources = [], []
     for step in items:
-        scope = Scope(state=frozenset(names), **base)
+        scope = Scope(state=frozenset(names), **{**base, "engine_fields": frozenset()})   # (facts reuse engine names)
         text = expr(step["expr"], scope, step["id"])
         out.append((step["name"], step["id"], _fn(builder, "S", text)))
         sources.append((step["id"], step["name"], text))

@@ -72,7 +72,10 @@ Errors come in two kinds:
 
 - **When the rules load** (exit 2, never a traceback): a syntax error, an unknown name,
   function, attribute, knob or constant, a call with the wrong number of arguments, a loop
-  variable that hides a rule name. Each is reported as `file:line:col: rule ID: message` with the
+  variable that hides a rule name, and a value that cannot work where it is used: a `when`,
+  `only`, `require` or `if` that is not true or false (`only: hand`), arithmetic on what is not a
+  number (`hand - 1`), an attribute its value cannot have (`card.seat`), an aggregate over a
+  number. Each is reported as `file:line:col: rule ID: message` with the
   line and a caret, and names the close known names (`unknown name 'led_sut' (did you mean
   'led_suit'?)`).
 - **While a hand is played**: a division by zero, an index past the end of a list, comparing
