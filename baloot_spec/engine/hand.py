@@ -158,16 +158,69 @@ class Hand:
 
     def announcements_allowed(self, event: dict) -> bool:
         """Whether what is said with an action the player may take is allowed (the `require`
-        rules only: a cheap question for a player choosing among legal actions)."""
-        phase = self._phases.get(self.state.phase)
+        rules only: a cheap question for a player choosing among legal actions).
+
+        A card said with announcements is the shared action `_card_action` makes once per variant
+        (as the judgement finds it), asked of the phase's compiled check: building the action
+        anew for each question was half of a simulated hand (tools/BENCHMARKS.md, step 73)."""
+        phase, table, _, _ = self._now
         seat = self.turn()
         if phase is None or seat is None or event.get("seat") != seat:
             return False
         self._set_actor(seat)
+        if table.play_type:
+            try:
+                target = _card_action(phase, table, event)
+            except (KeyError, TypeError):   # (an unhashable card: the slow path says what is wrong)
+                target = None
+            if target is not None and target.card in self.state.hands[seat]:
+                check = phase.check
+                return check(self.state, target) < 0
         try:
             return self._check_announcements(phase, self._action_of(phase, event), explain=False) is None
         except IllegalAction:
             return False
+
+    def allowed_announcements(self, card: str, wished: dict) -> dict:
+        """Of the announcements `wished` (annotation name -> value) with a play of `card` by the
+        seat to act, those the `require` rules allow, taken in the phase's order of annotations,
+        each kept if allowed together with the ones kept before it: what asking
+        announcements_allowed once per announcement, adding each one allowed, gives. {} when no
+        card is to be played, `card` is not held, or a value is not of its annotation's type.
+
+        One question a play for the random player instead of one per announcement, each asked
+        of the shared action for the card and the values so far (tools/BENCHMARKS.md, step 74)."""
+        phase, table, _, _ = self._now
+        seat = self.turn()
+        if phase is None or seat is None or not table.play_type:
+            return {}
+        base = table.by_signature.get(card) if type(card) is str else None
+        S = self.state
+        if base is None or base.card not in S.hands[seat]:
+            return {}
+        self._set_actor(seat)
+        check = phase.check
+        values = list(table.default_annotations)
+        kept = {}
+        for index, (name, default) in enumerate(table.annotation_defaults):
+            if name not in wished:
+                continue
+            value = wished[name]
+            if type(default) is bool:
+                if type(value) is not bool:
+                    return {}
+                said = value
+            elif type(default) is list and type(value) is list and all(type(v) is str for v in value):
+                said = tuple(value)
+            else:
+                return {}
+            trial = [*values]
+            trial[index] = said
+            action = base if trial == table.default_annotations else _announced_action(phase, table, base.card, tuple(trial))
+            if check(S, action) < 0:
+                values = trial
+                kept[name] = value
+        return kept
 
     def copy(self) -> "Hand":
         """An independent copy of the position, for search and perft: every list, dict, set and
@@ -628,6 +681,7 @@ class _CandidateTable:
         if phase.kind == "tricks":
             # (as _card_action reads an event's annotations: a list as a tuple)
             self.default_annotations = [tuple(v) if type(v) is list else v for v in phase.annotations.values()]
+            self.annotation_defaults = tuple(phase.annotations.items())
             for card in rules.deck.cards:
                 action = Action(phase.action, card=card, **{
                     k: (list(v) if isinstance(v, list) else v) for k, v in phase.annotations.items()})
@@ -819,13 +873,19 @@ def _card_action(phase, table, event: dict):
         values.append(value)
     if values == table.default_annotations:
         return base
-    key = (base.card, tuple(values))
+    return _announced_action(phase, table, base.card, tuple(values))
+
+
+def _announced_action(phase, table, card, values: tuple):
+    """The shared action for `card` said with these annotation values (in the phase's order, a
+    list as a tuple, each of its annotation's type), made once per variant."""
+    key = (card, values)
     action = table.announced.get(key)
     if action is None:
         fields = {name: (list(value) if type(value) is tuple else value)
                   for name, value in zip(phase.annotations, values)}
-        action = Action(table.play_type, card=base.card, **fields)
-        action._event = LegalEvent(type=table.play_type, card=base.card.text,
+        action = Action(table.play_type, card=card, **fields)
+        action._event = LegalEvent(type=table.play_type, card=card.text,
                                    **{name: value for name, value in fields.items() if value != phase.annotations[name]})
         action._plays = {}
         if len(table.announced) < _ANNOUNCED_KEPT:   # (a hostile log cannot grow it without end)

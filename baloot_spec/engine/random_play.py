@@ -20,14 +20,16 @@ def random_action(hand: Hand, rng: random.Random) -> dict:
     action = dict(rng.choice(hand.legal()), seat=seat)
     phase = hand.rules.phases[hand.phase]
     if phase.kind == "tricks":
+        wished = {}
         for name, default in phase.annotations.items():
             if isinstance(default, bool):
-                extra = {name: True}
+                wished[name] = True
             else:  # a list announcement: the names of what the player holds (the projects)
                 held = [p["name"] for p in (getattr(hand.state, "projects", None) or {}).get(seat, [])]
-                extra = {name: held} if held else None
-            if extra and hand.announcements_allowed(dict(action, **extra)):
-                action.update(extra)
+                if held:
+                    wished[name] = held
+        # (each kept if allowed with those kept before it: one question, not one per announcement)
+        action.update(hand.allowed_announcements(action["card"], wished))
     return action
 
 
