@@ -190,33 +190,43 @@ class Hand:
 
         One question a play for the random player instead of one per announcement, each asked
         of the shared action for the card and the values so far (tools/BENCHMARKS.md, step 74)."""
+        seat = self._seat
+        if seat is _UNKNOWN:
+            seat = self.turn()
         phase, table, _, _ = self._now
-        seat = self.turn()
-        if phase is None or seat is None or not table.play_type:
+        if seat is None or table is None or not table.play_type:
             return {}
-        base = table.by_signature.get(card) if type(card) is str else None
+        try:
+            base = table.by_signature[card]
+        except (KeyError, TypeError):   # (not a card of the deck; a list is unhashable)
+            return {}
         S = self.state
-        if base is None or base.card not in S.hands[seat]:
+        card = base.card
+        if card not in S.hands[seat]:
             return {}
-        self._set_actor(seat)
+        if S.actor != seat:
+            S.actor = seat
+            S._memo = {}
         check = phase.check
-        values = list(table.default_annotations)
+        announced = table.announced
+        unsaid = values = table.default_values
         kept = {}
-        for index, (name, default) in enumerate(table.annotation_defaults):
+        for index, name, yes_no in table.annotation_slots:
             if name not in wished:
                 continue
             value = wished[name]
-            if type(default) is bool:
-                if type(value) is not bool:
+            if yes_no:
+                if value is not True and value is not False:
                     return {}
                 said = value
-            elif type(default) is list and type(value) is list and all(type(v) is str for v in value):
+            elif type(value) is list and (not value or set(map(type, value)) == _STR_ONLY):
                 said = tuple(value)
             else:
                 return {}
-            trial = [*values]
-            trial[index] = said
-            action = base if trial == table.default_annotations else _announced_action(phase, table, base.card, tuple(trial))
+            trial = (*values[:index], said, *values[index + 1:])
+            action = announced.get((card, trial))
+            if action is None:
+                action = base if trial == unsaid else _announced_action(phase, table, card, trial)
             if check(S, action) < 0:
                 values = trial
                 kept[name] = value
@@ -681,7 +691,11 @@ class _CandidateTable:
         if phase.kind == "tricks":
             # (as _card_action reads an event's annotations: a list as a tuple)
             self.default_annotations = [tuple(v) if type(v) is list else v for v in phase.annotations.values()]
-            self.annotation_defaults = tuple(phase.annotations.items())
+            # (Hand.allowed_announcements: the values said with nothing, and each annotation's
+            # place, name and whether it is a yes/no one rather than a list of names)
+            self.default_values = tuple(self.default_annotations)
+            self.annotation_slots = tuple((index, name, type(default) is bool)
+                                          for index, (name, default) in enumerate(phase.annotations.items()))
             for card in rules.deck.cards:
                 action = Action(phase.action, card=card, **{
                     k: (list(v) if isinstance(v, list) else v) for k, v in phase.annotations.items()})
@@ -894,6 +908,7 @@ def _announced_action(phase, table, card, values: tuple):
 
 
 _ANNOUNCED_KEPT = 4096
+_STR_ONLY = {str}
 
 
 def _source_text(source) -> str | None:

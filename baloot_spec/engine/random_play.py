@@ -18,14 +18,18 @@ def random_action(hand: Hand, rng: random.Random) -> dict:
     (declare all held projects, Baloot, Ekka), as a careful player would make them."""
     seat = hand.turn()
     action = dict(rng.choice(hand.legal()), seat=seat)
-    phase = hand.rules.phases[hand.phase]
-    if phase.kind == "tricks":
+    annotations = hand.rules.phases[hand.phase].annotations   # (none but in a trick phase)
+    if annotations:
         wished = {}
-        for name, default in phase.annotations.items():
-            if isinstance(default, bool):
+        for name, default in annotations.items():
+            if default is False or default is True:
                 wished[name] = True
             else:  # a list announcement: the names of what the player holds (the projects)
-                held = [p["name"] for p in (getattr(hand.state, "projects", None) or {}).get(seat, [])]
+                try:
+                    found = hand.state.projects[seat]
+                except (AttributeError, KeyError, TypeError):   # (no projects, or none for this seat)
+                    continue
+                held = [p["name"] for p in found]
                 if held:
                     wished[name] = held
         # (each kept if allowed with those kept before it: one question, not one per announcement)
