@@ -210,6 +210,7 @@ class Hand:
         check = phase.check
         announced = table.announced
         unsaid = values = table.default_values
+        alone = table.said_alone
         kept = {}
         for index, name, yes_no in table.annotation_slots:
             if name not in wished:
@@ -223,7 +224,10 @@ class Hand:
                 said = tuple(value)
             else:
                 return {}
-            trial = (*values[:index], said, *values[index + 1:])
+            if values is unsaid and yes_no:   # (nearly always: nothing kept yet, a yes/no wish)
+                trial = alone[index, said]
+            else:
+                trial = (*values[:index], said, *values[index + 1:])
             action = announced.get((card, trial))
             if action is None:
                 action = base if trial == unsaid else _announced_action(phase, table, card, trial)
@@ -696,6 +700,9 @@ class _CandidateTable:
             self.default_values = tuple(self.default_annotations)
             self.annotation_slots = tuple((index, name, type(default) is bool)
                                           for index, (name, default) in enumerate(phase.annotations.items()))
+            # (index, yes/no value) -> the values with only that one said
+            self.said_alone = {(index, said): (*self.default_values[:index], said, *self.default_values[index + 1:])
+                               for index, _, yes_no in self.annotation_slots if yes_no for said in (False, True)}
             for card in rules.deck.cards:
                 action = Action(phase.action, card=card, **{
                     k: (list(v) if isinstance(v, list) else v) for k, v in phase.annotations.items()})

@@ -20,21 +20,33 @@ def random_action(hand: Hand, rng: random.Random) -> dict:
     action = dict(rng.choice(hand.legal()), seat=seat)
     annotations = hand.rules.phases[hand.phase].annotations   # (none but in a trick phase)
     if annotations:
-        wished = {}
-        for name, default in annotations.items():
-            if default is False or default is True:
-                wished[name] = True
-            else:  # a list announcement: the names of what the player holds (the projects)
-                try:
-                    found = hand.state.projects[seat]
-                except (AttributeError, KeyError, TypeError):   # (no projects, or none for this seat)
-                    continue
-                held = [p["name"] for p in found]
-                if held:
-                    wished[name] = held
+        _, yes_no, lists = _wishes(annotations)
+        wished = {**yes_no}   # every yes/no announcement said
+        for name in lists:   # a list announcement: the names of what the player holds (the projects)
+            try:
+                found = hand.state.projects[seat]
+            except (AttributeError, KeyError, TypeError):   # (no projects, or none for this seat)
+                continue
+            held = [p["name"] for p in found]
+            if held:
+                wished[name] = held
         # (each kept if allowed with those kept before it: one question, not one per announcement)
         action.update(hand.allowed_announcements(action["card"], wished))
     return action
+
+
+def _wishes(annotations: dict) -> tuple:
+    """(annotations, {name: True} for each yes/no announcement, the names of the list ones), made
+    once per phase's annotations (the random player's wishes, in the order they are declared)."""
+    known = _WISHES.get(id(annotations))
+    if known is None or known[0] is not annotations:
+        known = _WISHES[id(annotations)] = (
+            annotations, {name: True for name, default in annotations.items() if isinstance(default, bool)},
+            tuple(name for name, default in annotations.items() if not isinstance(default, bool)))
+    return known
+
+
+_WISHES: dict = {}   # id(annotations) -> _wishes(annotations); the dict itself kept, so the id stays its own
 
 
 def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict | None = None,
