@@ -18,16 +18,18 @@ START_SCORES = [0, 0, 40, 99, 100, 101, 130]
 
 def simulate_hands(rules, count: int, seed: int):
     """Yield one log document per random hand."""
+    described = rules.variant.describe()
     for number in range(count):
         rng = random.Random(f"{seed}:hand:{number}")
         dealer = rng.choice(rules.table.seats)
         scores = {team: rng.choice(START_SCORES) for team in rules.table.teams}
         hand = play_random_hand(rules, rng, dealer, scores)
-        yield log_document(rules, [hand_record(hand)], dealer, scores, app="baloot-spec simulate")
+        yield log_document(rules, [hand_record(hand)], dealer, scores, app="baloot-spec simulate", described=described)
 
 
 def simulate_matches(rules, count: int, seed: int, max_hands: int = 300):
     """Yield one log document per random match, with the claimed final scores and winner."""
+    described = rules.variant.describe()
     for number in range(count):
         rng = random.Random(f"{seed}:match:{number}")
         first = rng.choice(rules.table.seats)
@@ -38,7 +40,8 @@ def simulate_matches(rules, count: int, seed: int, max_hands: int = 300):
             if values is not None:
                 scores = dict(values["new_scores"])
                 winner = values["winner"] if values["ended"] else None
-        yield log_document(rules, records, first, None, {"scores": scores, "winner": winner}, app="baloot-spec simulate")
+        yield log_document(rules, records, first, None, {"scores": scores, "winner": winner}, app="baloot-spec simulate",
+                           described=described)
 
 
 def write_jsonl(documents, stream, progress=None) -> int:

@@ -55,6 +55,18 @@ def test_ab_compares_head_with_this_tree_and_the_oracle(capsys, scratch_dirs):
 
 
 @needs_git
+def test_the_simulate_workload_has_two_arms_and_no_oracle(capsys):
+    assert ab.main(["HEAD", "--workload", "simulate", "--hands", "3", "--rounds", "1", "--repeat", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["workload"] == "simulate" and out["hands"] == 3
+    assert out["base_us_per_hand"] > 0 and out["this_us_per_hand"] > 0
+    assert not any("oracle" in key for key in out)
+    assert out["this_base_ratio"] == pytest.approx(out["this_us_per_hand"] / out["base_us_per_hand"], rel=0.01)
+    assert ab.main(["HEAD", "--workload", "simulate", "--preset", "no-such-preset", "--hands", "2"]) == 2
+    assert "unknown preset 'no-such-preset'" in capsys.readouterr().err
+
+
+@needs_git
 def test_an_unknown_revision_is_a_clear_error(capsys):
     assert ab.main(["no-such-revision-xyz", "--hands", "2", "--rounds", "1", "--repeat", "1"]) == 2
     assert "cannot check out 'no-such-revision-xyz'" in capsys.readouterr().err

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-import baloot_spec.engine.hand as hand_module
+import baloot_spec.engine.candidates as candidates_module
 from baloot_spec.engine.hand import Hand
 from baloot_spec.engine.random_play import play_random_hand
 from baloot_spec.errors import IllegalAction
@@ -123,7 +123,7 @@ def test_a_refused_announcement_names_the_same_rule_and_message_as_the_slow_path
 
 
 def test_distinct_announcements_are_kept_only_up_to_a_bound(monkeypatch):
-    monkeypatch.setattr(hand_module, "_ANNOUNCED_KEPT", 3)
+    monkeypatch.setattr(candidates_module, "_ANNOUNCED_KEPT", 3)
     rules = load_variant("default", {"ekka": False})   # (a variant of its own: a fresh table)
     dealer, deal, events = HANDS[0]
     hand = Hand(rules, dealer, deal)

@@ -1,4 +1,4 @@
-"""How a call event is matched to its candidate (engine/hand.py, `_signature`): the per-type
+"""How a call event is matched to its candidate (engine/candidates.py, `_signature`): the per-type
 readers must give exactly the key under which the candidate table holds the candidate, for
 every call of every preset, and keep apart values Python calls equal (0 and False)."""
 

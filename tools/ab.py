@@ -2,6 +2,7 @@
 """A/B: the DSL engine of this work tree against another revision, with the oracle, in one run.
 
     python tools/ab.py [REV] [--hands N] [--rounds R] [--repeat K] [--preset P] [--json]
+                       [--instructions] [--workload replay|simulate]
 
 A speed step is judged by a paired comparison, not by two runs of tools/bench.py on a shared
 machine whose speed drifts by 30% within a day. The hands are recorded once, by this tree, to a
@@ -18,6 +19,12 @@ does. An arm runs twice, with one and with three replays; the difference, over t
 the instructions a hand once the interpreter has warmed up. Instructions are not time (a dict
 probe that misses the cache costs more than its count says), but on this shared machine, where
 an A/A timing can differ by 3%, they tell a 1% step from noise.
+
+With --workload simulate, each arm instead runs `baloot simulate --hands N` in process (random
+legal hands, the random player asking about every announcement, the JSON Lines written to a
+stream that keeps nothing), the same seeded hands in both trees; there is no oracle arm (the
+oracle has no random player of its own). A change that alters the random player's choices
+alters the hands, which this comparison then does not hold fixed: say so when you quote it.
 """
 
 from __future__ import annotations
@@ -66,40 +73,72 @@ for _ in range(repeat):
 print(best / len(hands) * 1e6)
 """
 
+# The simulate workload (argv: tree, hands, repeat, preset, seed): `baloot simulate --hands N
+# --seed S` in process, best CPU time of `repeat` runs, microseconds a hand.
+_SIMULATOR = r"""
+import os, sys, time
+tree, count, repeat, preset, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+sys.path[:0] = [tree]
+from baloot_spec.rules import load_variant
+from baloot_spec.simulate import simulate_hands, write_jsonl
+rules = load_variant(preset=preset)
+best = float("inf")
+with open(os.devnull, "w") as sink:
+    for _ in range(repeat):
+        started = time.process_time()
+        write_jsonl(simulate_hands(rules, count, seed), sink)
+        best = min(best, time.process_time() - started)
+print(best / count * 1e6)
+"""
 
-def record(path: Path, hands: int, seed: int, preset: str) -> bool:
-    """Record the hands to `path`; False (said on stderr) if the rules do not load."""
+
+def rules_of(preset: str):
+    """This tree's rules of `preset`; None (said on stderr) if they do not load."""
     sys.path[:0] = [p for p in (str(ROOT), str(ROOT / "tools")) if p not in sys.path]
-    from bench import record_hands
     from baloot_spec.errors import RulesError
     from baloot_spec.rules import load_variant
     try:
-        rules = load_variant(preset=preset)
+        return load_variant(preset=preset)
     except RulesError as exc:   # (an unknown preset, say: one line, exit 2)
         print(f"ab: {exc}", file=sys.stderr)
+        return None
+
+
+def record(path: Path, hands: int, seed: int, preset: str) -> bool:
+    """Record the hands to `path`; False (said on stderr) if the rules do not load."""
+    rules = rules_of(preset)
+    if rules is None:
         return False
+    from bench import record_hands
     recorded = record_hands(rules, hands, seed)
     path.write_text(json.dumps([[dealer, deal, scores, [dict(e) for e in events]]
                                 for dealer, deal, scores, events in recorded]))
     return True
 
 
-def measure(tree: Path, hands_file: Path, repeat: int, preset: str, engine: str) -> float:
-    done = subprocess.run([sys.executable, "-c", _REPLAYER, str(tree), str(hands_file), str(repeat), preset, engine],
-                          cwd=tree, capture_output=True, text=True)
+def _arm(tree: Path, hands_file, repeat: int, preset: str, engine: str) -> list:
+    """The command line of one arm: a replay of the hands file, or (engine "simulate", hands_file
+    then the number of hands and the seed) the simulate loop."""
+    if engine == "simulate":
+        count, seed = hands_file
+        return [sys.executable, "-c", _SIMULATOR, str(tree), str(count), str(repeat), preset, str(seed)]
+    return [sys.executable, "-c", _REPLAYER, str(tree), str(hands_file), str(repeat), preset, engine]
+
+
+def measure(tree: Path, hands_file, repeat: int, preset: str, engine: str) -> float:
+    done = subprocess.run(_arm(tree, hands_file, repeat, preset, engine), cwd=tree, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"ab: the {engine} replay in {tree} failed:\n{done.stderr.strip()}")
     return float(done.stdout.strip())
 
 
-def instructions(tree: Path, hands_file: Path, hands: int, preset: str, engine: str) -> float:
+def instructions(tree: Path, hands_file, hands: int, preset: str, engine: str) -> float:
     """Machine instructions a warm replayed hand takes (callgrind, one replay against three)."""
     counts = []
     for repeat in (1, 3):
         with tempfile.NamedTemporaryFile(prefix="baloot-ab-", suffix=".callgrind") as out:
             done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}",
-                                   sys.executable, "-c", _REPLAYER, str(tree), str(hands_file), str(repeat), preset,
-                                   engine], cwd=tree, capture_output=True, text=True,
+                                   *_arm(tree, hands_file, repeat, preset, engine)], cwd=tree, capture_output=True, text=True,
                                   env={**os.environ, "PYTHONHASHSEED": "0"})   # (str hashes, so set orders, fixed)
             if done.returncode != 0:
                 raise SystemExit(f"ab: the {engine} replay in {tree} failed under valgrind:\n{done.stderr.strip()[-2000:]}")
@@ -124,6 +163,9 @@ def main(argv=None) -> int:
     parser.add_argument("--instructions", action="store_true",
                         help="count machine instructions under valgrind's callgrind instead of timing "
                              "(exact and repeatable; --rounds and --repeat do not apply; try --hands 300)")
+    parser.add_argument("--workload", choices=("replay", "simulate"), default="replay",
+                        help="replay recorded hands with the oracle as a third arm (default), or run the simulate "
+                             "loop (random play with announcements, JSON Lines written; no oracle arm)")
     args = parser.parse_args(argv)
     if min(args.hands, args.rounds, args.repeat) < 1:
         parser.error("--hands, --rounds and --repeat take a whole number of at least 1")
@@ -139,19 +181,22 @@ def main(argv=None) -> int:
         if made.returncode != 0:
             print(f"ab: cannot check out {args.rev!r}: {made.stderr.strip()}", file=sys.stderr)
             return 2
-        hands_file = scratch / "hands.json"
-        if not record(hands_file, args.hands, args.seed, args.preset):
-            return 2
+        if args.workload == "simulate":
+            hands_file, engine, arms = (args.hands, args.seed), "simulate", ("base", "this")
+            if rules_of(args.preset) is None:
+                return 2
+        else:
+            hands_file, engine, arms = scratch / "hands.json", "dsl", ("base", "this", "oracle")
+            if not record(hands_file, args.hands, args.seed, args.preset):
+                return 2
+        trees = {"base": (base, engine), "this": (ROOT, engine), "oracle": (ROOT, "oracle")}
         if args.instructions:
-            counted = {"base": instructions(base, hands_file, args.hands, args.preset, "dsl"),
-                       "this": instructions(ROOT, hands_file, args.hands, args.preset, "dsl"),
-                       "oracle": instructions(ROOT, hands_file, args.hands, args.preset, "oracle")}
+            counted = {arm: instructions(trees[arm][0], hands_file, args.hands, args.preset, trees[arm][1]) for arm in arms}
             return _report(args, counted, "instructions", {})
-        best = {"base": float("inf"), "this": float("inf"), "oracle": float("inf")}
+        best = {arm: float("inf") for arm in arms}
         for number in range(args.rounds):
-            best["base"] = min(best["base"], measure(base, hands_file, args.repeat, args.preset, "dsl"))
-            best["this"] = min(best["this"], measure(ROOT, hands_file, args.repeat, args.preset, "dsl"))
-            best["oracle"] = min(best["oracle"], measure(ROOT, hands_file, args.repeat, args.preset, "oracle"))
+            for arm in arms:
+                best[arm] = min(best[arm], measure(trees[arm][0], hands_file, args.repeat, args.preset, trees[arm][1]))
             if not args.json:
                 print(f"round {number + 1}/{args.rounds}: " + ", ".join(f"{k} {v:.1f} us" for k, v in best.items()),
                       file=sys.stderr)
@@ -165,17 +210,19 @@ def main(argv=None) -> int:
 def _report(args, measured: dict, unit: str, settings: dict) -> int:
     """Print each arm's figure a hand (`unit`: "us" or "instructions") and the ratios."""
     rounding = 1 if unit == "us" else None
-    out = {"rev": args.rev, "hands": args.hands, **settings, "preset": args.preset,
-           **{f"{arm}_{unit}_per_hand": round(measured[arm], rounding) for arm in ("base", "this", "oracle")},
-           "this_base_ratio": round(measured["this"] / measured["base"], 4),
-           "base_oracle_ratio": round(measured["base"] / measured["oracle"], 3),
-           "this_oracle_ratio": round(measured["this"] / measured["oracle"], 3)}
+    out = {"rev": args.rev, "workload": args.workload, "hands": args.hands, **settings, "preset": args.preset,
+           **{f"{arm}_{unit}_per_hand": round(figure, rounding) for arm, figure in measured.items()},
+           "this_base_ratio": round(measured["this"] / measured["base"], 4)}
+    if "oracle" in measured:
+        out["base_oracle_ratio"] = round(measured["base"] / measured["oracle"], 3)
+        out["this_oracle_ratio"] = round(measured["this"] / measured["oracle"], 3)
     if args.json:
         print(json.dumps(out))
         return 0
     label = "us" if unit == "us" else "instructions"
-    print(f"{args.rev}: {out[f'base_{unit}_per_hand']} {label} a hand ({out['base_oracle_ratio']}x the oracle)\n"
-          f"this tree: {out[f'this_{unit}_per_hand']} {label} a hand ({out['this_oracle_ratio']}x the oracle)\n"
+    against = {arm: f" ({out[f'{arm}_oracle_ratio']}x the oracle)" if "oracle" in measured else "" for arm in ("base", "this")}
+    print(f"{args.rev}: {out[f'base_{unit}_per_hand']} {label} a hand{against['base']}\n"
+          f"this tree: {out[f'this_{unit}_per_hand']} {label} a hand{against['this']}\n"
           f"this / {args.rev}: {out['this_base_ratio']}")
     return 0
 

@@ -12,8 +12,11 @@ a shared machine does not tilt the ratio (the median of the rounds' own ratios i
 move); Python calls and bytecodes per hand (counted, not timed) give the same comparison
 without any noise. Also measured: legal-set queries, audit throughput (one process, and
 `--jobs 2` against it; on the simulated file and on it four times over, where start-up weighs
-less; and two independent audits at once, the most two processes can gain here), cold rules load in a fresh process, the whole conformance corpus run, and
-the peak memory of auditing a JSONL file at two sizes (it must not grow with the input).
+less; and two independent audits at once, the most two processes can gain here), random play as
+`baloot simulate` does it (`simulate_hands_per_s`: its loop in process, seeded, the same hands
+each run, every allowed announcement asked and the JSON Lines written), cold rules load in a
+fresh process, the whole conformance corpus run, and the peak memory of auditing a JSONL file at
+two sizes (it must not grow with the input). `--quick` measures only the replay and simulate.
 """
 
 from __future__ import annotations
@@ -126,6 +129,17 @@ def traced_costs(make_hand, hands) -> tuple[float, float]:
     return counts["call"] / len(hands), counts["opcode"] / len(hands)
 
 
+def simulate_time(rules, count: int, seed: int) -> float:
+    """CPU time of `baloot simulate --hands count --seed seed` in process: random legal hands,
+    each action chosen by the random player with every announcement it may make, each hand
+    written as a JSON Lines log document (to a stream that keeps nothing)."""
+    from baloot_spec.simulate import simulate_hands, write_jsonl
+    with open(os.devnull, "w") as sink:
+        started = time.process_time()
+        write_jsonl(simulate_hands(rules, count, seed), sink)
+        return time.process_time() - started
+
+
 def legal_queries(rules, hands) -> float:
     """Legal-set queries per second: each position's first query (no cache can help)."""
     spent, count = 0.0, 0
@@ -192,6 +206,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3,
                         help="engine replays (and the simulate/audit runs) alternate this many times; the best time of each counts")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quick", action="store_true",
+                        help="only the replay (DSL against oracle) and the simulate figures: no traces, audits or corpus")
     parser.add_argument("--audit-dask", metavar="FILE", help="only the audit on a LocalCluster(2) against --jobs 2 and "
                         "one process, on this JSON Lines file (tools/bench_dask.py)")
     args = parser.parse_args(argv)
@@ -225,11 +241,13 @@ def main(argv=None) -> int:
 
     hands = record_hands(rules, args.hands, args.seed)
     # CPU time, best of alternating runs: on a shared machine, load hits both engines alike.
-    dsl = oracle = float("inf")
+    dsl = oracle = simulate = float("inf")
     rounds = []   # (DSL, oracle) of one round: run one right after the other
     for _ in range(max(1, args.repeat)):
         rounds.append((replay_dsl(rules, hands), replay_oracle(hands)))
         dsl, oracle = min(dsl, rounds[-1][0]), min(oracle, rounds[-1][1])
+        # the simulate loop in the same rounds, so that its ratio to the replay shares the host's state
+        simulate = min(simulate, simulate_time(rules, len(hands), args.seed))
     out["hands"] = len(hands)
     out["dsl_hands_per_s"] = round(len(hands) / dsl, 1)
     out["oracle_hands_per_s"] = round(len(hands) / oracle, 1)
@@ -238,6 +256,11 @@ def main(argv=None) -> int:
     # the DSL's best round and the oracle's, best over best moves with it (one tenth-session
     # run gave 1.82 among runs of 1.5-1.6); two replays a second apart share the host's state.
     out["dsl_oracle_time_ratio_paired"] = round(statistics.median(d / o for d, o in rounds), 2)
+    out["simulate_hands_per_s"] = round(len(hands) / simulate, 1)
+    # (issue 28: at least 0.7; the simulated hands are other hands than the replayed ones, as many)
+    out["simulate_replay_ratio"] = round(dsl / simulate, 2)
+    if args.quick:
+        return _print(out, args.json)
     out["legal_queries_per_s"] = round(legal_queries(rules, hands[:300]), 1)
     from oracle.oracle import Hand as OracleHand
     dsl_split = split_times(lambda *setup: Hand(rules, *setup), hands)
@@ -280,7 +303,11 @@ def main(argv=None) -> int:
     out["corpus_run_s"] = round(corpus_s, 2)
     out["corpus_summary"] = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
 
-    if args.json:
+    return _print(out, args.json)
+
+
+def _print(out: dict, as_json: bool) -> int:
+    if as_json:
         print(json.dumps(out, indent=2))
     else:
         for key, value in out.items():

@@ -18,17 +18,35 @@ def random_action(hand: Hand, rng: random.Random) -> dict:
     (declare all held projects, Baloot, Ekka), as a careful player would make them."""
     seat = hand.turn()
     action = dict(rng.choice(hand.legal()), seat=seat)
-    phase = hand.rules.phases[hand.phase]
-    if phase.kind == "tricks":
-        for name, default in phase.annotations.items():
-            if isinstance(default, bool):
-                extra = {name: True}
-            else:  # a list announcement: the names of what the player holds (the projects)
-                held = [p["name"] for p in (getattr(hand.state, "projects", None) or {}).get(seat, [])]
-                extra = {name: held} if held else None
-            if extra and hand.announcements_allowed(dict(action, **extra)):
-                action.update(extra)
+    annotations = hand.rules.phases[hand.phase].annotations   # (none but in a trick phase)
+    if annotations:
+        _, yes_no, lists = _wishes(annotations)
+        wished = {**yes_no}   # every yes/no announcement said
+        for name in lists:   # a list announcement: the names of what the player holds (the projects)
+            try:
+                found = hand.state.projects[seat]
+            except (AttributeError, KeyError, TypeError):   # (no projects, or none for this seat)
+                continue
+            held = [p["name"] for p in found]
+            if held:
+                wished[name] = held
+        # (each kept if allowed with those kept before it: one question, not one per announcement)
+        action.update(hand.allowed_announcements(action["card"], wished))
     return action
+
+
+def _wishes(annotations: dict) -> tuple:
+    """(annotations, {name: True} for each yes/no announcement, the names of the list ones), made
+    once per phase's annotations (the random player's wishes, in the order they are declared)."""
+    known = _WISHES.get(id(annotations))
+    if known is None or known[0] is not annotations:
+        known = _WISHES[id(annotations)] = (
+            annotations, {name: True for name, default in annotations.items() if isinstance(default, bool)},
+            tuple(name for name, default in annotations.items() if not isinstance(default, bool)))
+    return known
+
+
+_WISHES: dict = {}   # id(annotations) -> _wishes(annotations); the dict itself kept, so the id stays its own
 
 
 def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict | None = None,

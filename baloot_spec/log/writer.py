@@ -38,11 +38,14 @@ def hand_record(hand, with_claimed: bool = True) -> dict:
 
 
 def log_document(rules, hands: list, first_dealer: str, start: dict | None = None, claimed_match: dict | None = None,
-                 app: str | None = None) -> dict:
-    described = rules.variant.describe()
+                 app: str | None = None, described: dict | None = None) -> dict:
+    """One `baloot-log/1` document. `described`: `rules.variant.describe()`, which a writer of
+    many documents works out once (the variant's hash is a sha256: 4% of a simulated hand)."""
+    if described is None:
+        described = rules.variant.describe()
     document = {
         "format": FORMAT,
-        "variant": {"preset": described["preset"], "set": described["set"], "overlays": described["overlays"],
+        "variant": {"preset": described["preset"], "set": dict(described["set"]), "overlays": list(described["overlays"]),
                     "hash": described["hash"]},
         "match": {"start": dict(start or {t: 0 for t in rules.table.teams}), "first_dealer": first_dealer},
         "hands": hands,
