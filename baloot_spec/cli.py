@@ -205,6 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("--json", dest="json_out", metavar="FILE", help="also write a JSON report to FILE ('-' for stdout)")
     games.add_argument("--quiet", action="store_true", help="print only divergences, errors and the totals")
     _derive_command(conf_commands)
+    from .conformance.command import add_fingerprint_parser
+    add_fingerprint_parser(conf_commands)
     _log_commands(commands)
     commands.add_parser("perft", add_help=False,
                         help="count the action sequences of depth D from a position (baloot perft --help)")
@@ -304,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
             return _conformance_derive(args)
         if args.command == "conformance" and args.conformance_command == "games":
             return _conformance_games(args)
+        if args.command == "conformance" and args.conformance_command == "fingerprint":
+            return _conformance_run(args, "fingerprint_run")
         parser.print_help()
         return EXIT_USAGE
     except _Usage as exc:
@@ -492,11 +496,11 @@ def _variants(args) -> int:
     return EXIT_OK
 
 
-def _conformance_run(args) -> int:
-    from .conformance.command import UsageProblem, run
+def _conformance_run(args, entry: str = "run") -> int:
+    from .conformance import command
     try:
-        return run(args)
-    except UsageProblem as exc:
+        return getattr(command, entry)(args)
+    except command.UsageProblem as exc:
         raise _Usage(str(exc)) from None
 
 
