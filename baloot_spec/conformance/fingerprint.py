@@ -8,7 +8,12 @@ reference engine's answers under candidate variants, never asked again. The meth
 2. Coordinate descent over the knobs, to a fixpoint: for each knob K, try each of its values
    (only those the constraints of params.yaml accept with the other knobs), counting the
    engine's agreements on K's witnesses only (the cases whose expectation depends on K,
-   conformance/dependencies.json); keep the best (the current value on a tie).
+   conformance/dependencies.json); keep the best (the current value on a tie; a knob whose
+   witnesses all agree already is not tried).
+   Then every answered case that still differs is run under V with each knob at each other
+   value; where one such change makes it agree, it becomes a witness of that knob (knobs act
+   together: dependencies.json lists single changes from a case's own variant only) and the
+   descent runs again, until no case is added.
 3. At the final variant V, a knob K is decided by its *informative* witnesses: those the engine
    answered whose reference answer is not the same under V with K at each of its values. K = v
    is reported only when the engine agrees with V on every informative witness and every other
@@ -44,6 +49,7 @@ FORMAT = "baloot-fingerprint/1"
 MATCHED, NONE_OF_THEM, NOT_TESTABLE = "matched", "none of them", "not testable"
 INT_CANDIDATES = (1, 50, 100, 101, 151, 152, 153, 200, 300, 1000)   # an int knob is tried at these
 MAX_SWEEPS = 10
+MAX_ROUNDS = 4     # descents, each after adding the witnesses that interactions reveal
 SHOWN = 6          # witness ids listed per knob
 
 
@@ -173,26 +179,13 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
     start = max(presets, key=lambda n: (preset_scores[n], n == "default"))
     knobs = dict(presets[start])
     sweeps = 0
-    changed = True
-    while changed and sweeps < MAX_SWEEPS:
-        changed = False
-        sweeps += 1
-        for name in ref.names:
-            group = witnesses[name]
-            if not group:
-                continue
-            best, best_score = knobs[name], agreements(group, knobs)
-            for value in ref.values(name, knobs[name]):
-                trial = dict(knobs, **{name: value})
-                if value == knobs[name] or ref.refused(trial):
-                    continue
-                score = agreements(group, trial)
-                if score > best_score:
-                    best, best_score = value, score
-            if best != knobs[name]:
-                say(f"sweep {sweeps}: {name} = {_show(best)} (agrees on {best_score}/{len(group)} witnesses)")
-                knobs[name] = best
-                changed = True
+    for _round in range(MAX_ROUNDS):
+        sweeps += _descend(knobs, witnesses, agreements, ref, say, sweeps)
+        added = _explain_differences(knobs, answered, witnesses, asked, ref)
+        if not added:
+            break
+        say(f"{added} differing cases are told apart by another knob here than dependencies.json lists "
+            "(knobs acting together): searching again with them as its witnesses")
     verdicts = {name: _verdict(name, knobs, witnesses[name], all_witnesses[name], asked, ref) for name in ref.names}
     for name, verdict in verdicts.items():
         knobs[name] = verdict.get("value", knobs[name])
@@ -211,6 +204,54 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
         "search": {"start": start, "sweeps": sweeps, "variants_compiled": ref.variants,
                    "reference_answers": len(ref.memo)},
     }
+
+
+def _descend(knobs: dict, witnesses: dict, agreements, ref: Reference, say, done: int) -> int:
+    """Coordinate descent over the knobs to a fixpoint (module docstring, step 2); the sweeps made."""
+    sweeps = 0
+    changed = True
+    while changed and sweeps < MAX_SWEEPS:
+        changed = False
+        sweeps += 1
+        for name in ref.names:
+            group = witnesses[name]
+            if not group:
+                continue
+            best, best_score = knobs[name], agreements(group, knobs)
+            if best_score == len(group):
+                continue            # every witness agrees already: no value can do better
+            for value in ref.values(name, knobs[name]):
+                trial = dict(knobs, **{name: value})
+                if value == knobs[name] or ref.refused(trial):
+                    continue
+                score = agreements(group, trial)
+                if score > best_score:
+                    best, best_score = value, score
+            if best != knobs[name]:
+                say(f"sweep {done + sweeps}: {name} = {_show(best)} (agrees on {best_score}/{len(group)} witnesses)")
+                knobs[name] = best
+                changed = True
+    return sweeps
+
+
+def _explain_differences(knobs: dict, answered: list[Case], witnesses: dict, asked: Asked, ref: Reference) -> int:
+    """A case the engine answers otherwise than the variant found, but as the variant with one
+    knob changed does, is a witness of that knob here even if dependencies.json (single changes
+    from the case's own variant) does not list it: add it. -> how many were added."""
+    differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, asked.forms[c.id]))]
+    added = 0
+    for name in ref.names if differing else ():
+        listed = {c.id for c in witnesses[name]}
+        for value in ref.values(name, knobs[name]):
+            trial = dict(knobs, **{name: value})
+            if value == knobs[name] or ref.refused(trial):
+                continue
+            for case in differing:
+                if case.id not in listed and asked.answers[case.id].agrees(ref.answer(case, trial, asked.forms[case.id])):
+                    witnesses[name].append(case)
+                    listed.add(case.id)
+                    added += 1
+    return added
 
 
 def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], asked: Asked, ref: Reference) -> dict:
