@@ -2,7 +2,7 @@
 
     python tests/data/fingerprint_engines.py plant FACTS.json   the built-in engine playing `default`,
         except one answer: the score of exactly these facts (a case's setup as the protocol sends
-        it) gets 10 more points written for NS, a departure no knob value describes;
+        it) gets 100 more converted and written points for NS, a departure no knob value describes;
     python tests/data/fingerprint_engines.py skip              answers hello, then `skipped` to everything.
 """
 
@@ -24,7 +24,8 @@ class PlantedEngine(served.BuiltinEngine):
     def _score(self, request):
         body = super()._score(request)
         if request["facts"] == self.planted:
-            body["score"]["written"]["NS"] += 10
+            for key in ("converted", "written"):
+                body["score"][key]["NS"] += 100
         return body
 
 
