@@ -13,7 +13,12 @@ reference engine's answers under candidate variants, never asked again. The meth
    Then every answered case that still differs is run under V with each knob at each other
    value; where one such change makes it agree, it becomes a witness of that knob (knobs act
    together: dependencies.json lists single changes from a case's own variant only) and the
-   descent runs again, until no case is added.
+   descent runs again, until no case is added. A case no single change explains is tried
+   under two changes together: a knob it depends on, and a *free* knob (one whose witnesses
+   agree with another value as well, so that moving it costs nothing; a knob none of whose
+   witnesses the engine answered is not tried): where that makes it
+   agree without losing any agreement on the two knobs' witnesses, the search moves there and
+   goes on (at most PAIR_BUDGET such variants per fingerprint).
 3. At the final variant V, a knob K is decided by its *informative* witnesses: those the engine
    answered whose reference answer is not the same under V with K at each of its values. K = v
    is reported only when the engine agrees with V on every informative witness and every other
@@ -49,7 +54,8 @@ FORMAT = "baloot-fingerprint/1"
 MATCHED, NONE_OF_THEM, NOT_TESTABLE = "matched", "none of them", "not testable"
 INT_CANDIDATES = (1, 50, 100, 101, 151, 152, 153, 200, 300, 1000)   # an int knob is tried at these
 MAX_SWEEPS = 10
-MAX_ROUNDS = 4     # descents, each after adding the witnesses that interactions reveal
+MAX_ROUNDS = 6     # descents, each after adding the witnesses that interactions reveal
+PAIR_BUDGET = 150  # two-knob changes tried per fingerprint (each may compile a variant)
 SHOWN = 6          # witness ids listed per knob
 
 
@@ -179,13 +185,18 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
     start = max(presets, key=lambda n: (preset_scores[n], n == "default"))
     knobs = dict(presets[start])
     sweeps = 0
+    budget = [PAIR_BUDGET]
     for _round in range(MAX_ROUNDS):
         sweeps += _descend(knobs, witnesses, agreements, ref, say, sweeps)
         added = _explain_differences(knobs, answered, witnesses, asked, ref)
-        if not added:
+        if added:
+            say(f"{added} differing cases are told apart by another knob here than dependencies.json lists "
+                "(knobs acting together): searching again with them as its witnesses")
+            continue
+        moved = _explain_by_pairs(knobs, answered, witnesses, asked, ref, budget)
+        if not moved:
             break
-        say(f"{added} differing cases are told apart by another knob here than dependencies.json lists "
-            "(knobs acting together): searching again with them as its witnesses")
+        say(f"a differing case agrees with {moved} changed together: searching again from there")
     verdicts = {name: _verdict(name, knobs, witnesses[name], all_witnesses[name], asked, ref) for name in ref.names}
     for name, verdict in verdicts.items():
         knobs[name] = verdict.get("value", knobs[name])
@@ -202,6 +213,7 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
         "presets": {name: {"agree": score, "answered": len(answered)} for name, score in preset_scores.items()},
         "run": run,
         "search": {"start": start, "sweeps": sweeps, "variants_compiled": ref.variants,
+                   "pairs_tried": PAIR_BUDGET - budget[0],
                    "reference_answers": len(ref.memo)},
     }
 
@@ -252,6 +264,50 @@ def _explain_differences(knobs: dict, answered: list[Case], witnesses: dict, ask
                     listed.add(case.id)
                     added += 1
     return added
+
+
+def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked: Asked, ref: Reference,
+                      budget: list) -> str:
+    """A differing case may agree only when two knobs change together (one it depends on, and a
+    *free* one: a knob whose witnesses agree with another value as well). Try such pairs (within
+    `budget`, a one-item list counted down); at the first that makes the case agree without
+    losing an agreement among both knobs' witnesses, move there and make the case a witness of
+    both. -> "K=u and L=w" when moved, else ""."""
+    differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, asked.forms[c.id]))]
+    if not differing:
+        return ""
+    free = []
+    for name in ref.names:
+        for value in ref.values(name, knobs[name]):
+            trial = dict(knobs, **{name: value})
+            if witnesses[name] and value != knobs[name] and not ref.refused(trial) and all(
+                    asked.answers[c.id].agrees(ref.answer(c, trial, asked.forms[c.id])) for c in witnesses[name]):
+                free.append((name, value))
+    own = {c.id: set(c.depends_on or ()) | {k for k in ref.names if c in witnesses[k]} for c in differing}
+    for name in ref.names:
+        concerned = [c for c in differing if name in own[c.id]]
+        for value in ref.values(name, knobs[name]) if concerned else ():
+            for other, other_value in free:
+                trial = dict(knobs, **{name: value, other: other_value})
+                if value == knobs[name] or other == name or ref.refused(trial):
+                    continue
+                if budget[0] <= 0:
+                    return ""
+                budget[0] -= 1
+                for case in concerned:
+                    if not asked.answers[case.id].agrees(ref.answer(case, trial, asked.forms[case.id])):
+                        continue
+                    group = {c.id: c for c in witnesses[name] + witnesses[other]}.values()
+                    before = sum(asked.answers[c.id].agrees(ref.answer(c, knobs, asked.forms[c.id])) for c in group)
+                    after = sum(asked.answers[c.id].agrees(ref.answer(c, trial, asked.forms[c.id])) for c in group)
+                    if after < before:
+                        continue
+                    knobs.update({name: value, other: other_value})
+                    for knob in (name, other):
+                        if case not in witnesses[knob]:
+                            witnesses[knob].append(case)
+                    return f"{name}={_show(value)} and {other}={_show(other_value)}"
+    return ""
 
 
 def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], asked: Asked, ref: Reference) -> dict:
