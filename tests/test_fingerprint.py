@@ -109,3 +109,13 @@ def test_the_command_line(tmp_path):
                              cwd=ROOT, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert adapter.returncode == 2 and len(adapter.stderr.strip().splitlines()) == 1
     assert json_out.parent.is_dir() and not md_out.exists()
+
+
+def test_the_fixed_adapter_says_what_it_plays():
+    hello = subprocess.run([sys.executable, "conformance/engines/builtin_adapter.py", "--preset", "riyadh", "--set",
+                            "kawesh=true"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                           input='{"seq": 1, "cmd": "hello", "protocol": "baloot-protocol/1"}\n')
+    answer = json.loads(hello.stdout.splitlines()[0])
+    assert answer["plays"]["preset"] == "riyadh" and answer["plays"]["set"] == {"kawesh": True}
+    assert answer["presets"] == ["riyadh"] and answer["knobs"] == {"kawesh": [True]}
+    assert "audit" not in answer["commands"]
