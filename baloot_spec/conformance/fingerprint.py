@@ -197,9 +197,11 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
         if not moved:
             break
         say(f"a differing case agrees with {moved} changed together: searching again from there")
+    else:
+        sweeps += _descend(knobs, witnesses, agreements, ref, say, sweeps)   # (the rounds ran out after a move)
     verdicts = {name: _verdict(name, knobs, witnesses[name], all_witnesses[name], asked, ref) for name in ref.names}
     for name, verdict in verdicts.items():
-        knobs[name] = verdict.get("value", knobs[name])
+        knobs[name] = verdict.get("value", verdict.get("value_assumed", knobs[name]))
     closest = min(presets, key=lambda n: (sum(presets[n][k] != knobs[k] for k in knobs), -preset_scores[n], n != "default"))
     sets = {k: knobs[k] for k in ref.names if knobs[k] != presets[closest][k]}
     run = _run_under(knobs, cases, asked, ref)
@@ -329,7 +331,6 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
         return {"status": NOT_TESTABLE, "value_assumed": current, "reason": reason, "witnesses": []}
     agree = {text: all(asked.answers[c.id].agrees(ref.answer(c, t, asked.forms[c.id])) for c in informative) for text, t in tried.items()}
     consistent = [json.loads(text) for text, ok in agree.items() if ok]
-    mine = json.dumps(current)
     if not consistent:
         departures = [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, knobs, asked.forms[c.id]))]
         return {"status": NONE_OF_THEM, "closest": current, "departures": departures,
@@ -337,12 +338,14 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
                           f"closest {_show(current)}, which {len(departures)} of them contradict",
                 "witnesses": [c.id for c in informative]}
     if len(consistent) > 1:
-        return {"status": NOT_TESTABLE, "value_assumed": current, "candidates": consistent,
-                "reason": f"its witnesses agree with each of {', '.join(map(_show, consistent))}",
+        return {"status": NOT_TESTABLE, "value_assumed": current if current in consistent else consistent[0],
+                "candidates": consistent, "reason": f"its witnesses agree with each of {', '.join(map(_show, consistent))}",
                 "witnesses": [c.id for c in informative]}
+    value = consistent[0]       # (the current value, unless a search cut short by its limits left it elsewhere)
+    mine = json.dumps(value)
     rules_out = {text: [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, t, asked.forms[c.id]))]
                  for text, t in tried.items() if text != mine}
-    return {"status": MATCHED, "value": current, "witnesses": sorted({i for ids in rules_out.values() for i in ids}),
+    return {"status": MATCHED, "value": value, "witnesses": sorted({i for ids in rules_out.values() for i in ids}),
             "rules_out": rules_out}
 
 
