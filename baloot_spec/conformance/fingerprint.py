@@ -42,7 +42,7 @@ import time
 from collections import OrderedDict
 
 from ..errors import BalootError
-from ..rules import load_variant
+from ..rules import forget_compiled, load_variant
 from ..rules.loader import check_constraints, load_constraints, load_params, load_presets
 from .corpus import Case, corpus_digest, load_corpus
 from .fingerprint_ask import Asked, Observation, ask_engine, observed
@@ -117,6 +117,8 @@ class Reference:
         if rules is None:
             rules = load_variant("default", self.sets(knobs), [])
             self.variants += 1
+            if self.variants % 40 == 0:
+                forget_compiled()    # (load_variant keeps every variant it compiled; this LRU keeps the recent)
         self.compiled[key] = rules
         while len(self.compiled) > self.keep:
             self.compiled.popitem(last=False)
