@@ -47,7 +47,7 @@ from ..rules.loader import check_constraints, load_constraints, load_params, loa
 from .corpus import Case, corpus_digest, load_corpus
 from .fingerprint_ask import Asked, Observation, ask_engine, observed
 from .fingerprint_report import to_markdown, console_lines  # noqa: F401 (this module's API)
-from .positions import entry_of, start_from_entry
+from .positions import start_from_entry
 from .runner import HAND_QUESTIONS, SetupRefused, reference_pair, replay_setup
 
 FORMAT = "baloot-fingerprint/1"
@@ -124,14 +124,15 @@ class Reference:
             self.compiled.popitem(last=False)
         return rules
 
-    def answer(self, case: Case, knobs: dict, form: str = "events") -> Observation:
-        """From the case's events, or (form "position") from its position, as the engine was asked."""
+    def answer(self, case: Case, knobs: dict, form: str = "events", entry: dict | None = None) -> Observation:
+        """From the case's events, or (form "position:<preset>") from the position `entry` that
+        the engine was given (derived under that preset), as the engine was asked."""
         memo_key = (case.id, form, self.key(knobs))
         got = self.memo.get(memo_key)
         if got is None:
             try:
-                if form == "position":
-                    hand = start_from_entry(self.rules(knobs), entry_of(case))
+                if form != "events":
+                    hand = start_from_entry(self.rules(knobs), entry)
                     expected, actual = HAND_QUESTIONS[case.kind](hand, case)
                 else:
                     expected, actual = reference_pair(self.rules(knobs), case)
@@ -177,7 +178,7 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
     all_witnesses = {name: [c for c in cases if name in (c.depends_on or ())] for name in ref.names}
 
     def agreements(group, knobs) -> int:
-        return sum(asked.answers[c.id].agrees(ref.answer(c, knobs, asked.forms[c.id])) for c in group)
+        return sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
 
     presets = preset_knobs()
     preset_scores = {}
@@ -254,7 +255,7 @@ def _explain_differences(knobs: dict, answered: list[Case], witnesses: dict, ask
     """A case the engine answers otherwise than the variant found, but as the variant with one
     knob changed does, is a witness of that knob here even if dependencies.json (single changes
     from the case's own variant) does not list it: add it. -> how many were added."""
-    differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, asked.forms[c.id]))]
+    differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))]
     added = 0
     for name in ref.names if differing else ():
         listed = {c.id for c in witnesses[name]}
@@ -263,7 +264,7 @@ def _explain_differences(knobs: dict, answered: list[Case], witnesses: dict, ask
             if value == knobs[name] or ref.refused(trial):
                 continue
             for case in differing:
-                if case.id not in listed and asked.answers[case.id].agrees(ref.answer(case, trial, asked.forms[case.id])):
+                if case.id not in listed and asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
                     witnesses[name].append(case)
                     listed.add(case.id)
                     added += 1
@@ -277,7 +278,7 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
     `budget`, a one-item list counted down); at the first that makes the case agree without
     losing an agreement among both knobs' witnesses, move there and make the case a witness of
     both. -> "K=u and L=w" when moved, else ""."""
-    differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, asked.forms[c.id]))]
+    differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))]
     if not differing:
         return ""
     free = []
@@ -285,7 +286,7 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
         for value in ref.values(name, knobs[name]):
             trial = dict(knobs, **{name: value})
             if witnesses[name] and value != knobs[name] and not ref.refused(trial) and all(
-                    asked.answers[c.id].agrees(ref.answer(c, trial, asked.forms[c.id])) for c in witnesses[name]):
+                    asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in witnesses[name]):
                 free.append((name, value))
     own = {c.id: set(c.depends_on or ()) | {k for k in ref.names if c in witnesses[k]} for c in differing}
     for name in ref.names:
@@ -299,11 +300,11 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
                     return ""
                 budget[0] -= 1
                 for case in concerned:
-                    if not asked.answers[case.id].agrees(ref.answer(case, trial, asked.forms[case.id])):
+                    if not asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
                         continue
                     group = {c.id: c for c in witnesses[name] + witnesses[other]}.values()
-                    before = sum(asked.answers[c.id].agrees(ref.answer(c, knobs, asked.forms[c.id])) for c in group)
-                    after = sum(asked.answers[c.id].agrees(ref.answer(c, trial, asked.forms[c.id])) for c in group)
+                    before = sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
+                    after = sum(asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in group)
                     if after < before:
                         continue
                     knobs.update({name: value, other: other_value})
@@ -322,7 +323,7 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
         trial = dict(knobs, **{name: value})
         if value == current or not ref.refused(trial):
             tried[json.dumps(value)] = trial
-    informative = [c for c in group if len({asked.answers[c.id].seen(ref.answer(c, t, asked.forms[c.id])) for t in tried.values()}) > 1]
+    informative = [c for c in group if len({asked.answers[c.id].seen(ref.answer(c, t, *asked.how(c))) for t in tried.values()}) > 1]
     if not informative:
         if not listed:
             reason = "no case of the corpus depends on it"
@@ -331,10 +332,10 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
         else:
             reason = f"none of the {len(group)} witnesses the engine answered tells its values apart under this variant"
         return {"status": NOT_TESTABLE, "value_assumed": current, "reason": reason, "witnesses": []}
-    agree = {text: all(asked.answers[c.id].agrees(ref.answer(c, t, asked.forms[c.id])) for c in informative) for text, t in tried.items()}
+    agree = {text: all(asked.answers[c.id].agrees(ref.answer(c, t, *asked.how(c))) for c in informative) for text, t in tried.items()}
     consistent = [json.loads(text) for text, ok in agree.items() if ok]
     if not consistent:
-        departures = [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, knobs, asked.forms[c.id]))]
+        departures = [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))]
         return {"status": NONE_OF_THEM, "closest": current, "departures": departures,
                 "reason": f"no value of {name} agrees with all of its {len(informative)} telling witnesses; "
                           f"closest {_show(current)}, which {len(departures)} of them contradict",
@@ -345,7 +346,7 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
                 "witnesses": [c.id for c in informative]}
     value = consistent[0]       # (the current value, unless a search cut short by its limits left it elsewhere)
     mine = json.dumps(value)
-    rules_out = {text: [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, t, asked.forms[c.id]))]
+    rules_out = {text: [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, t, *asked.how(c)))]
                  for text, t in tried.items() if text != mine}
     return {"status": MATCHED, "value": value, "witnesses": sorted({i for ids in rules_out.values() for i in ids}),
             "rules_out": rules_out}
@@ -365,7 +366,7 @@ def _run_under(knobs: dict, cases: list[Case], asked: Asked, ref: Reference) -> 
         got = asked.answers.get(case.id)
         if got is None:
             continue
-        expected = ref.answer(case, knobs, asked.forms[case.id])
+        expected = ref.answer(case, knobs, *asked.how(case))
         if got.agrees(expected):
             passed += 1
         else:

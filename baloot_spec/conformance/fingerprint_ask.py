@@ -1,10 +1,12 @@
 """Ask an engine every fingerprint case once and keep its answers (the fingerprint compares them
 with the reference engine's answers under many variants, never asking again).
 
-A case is sent under its own `variant` (an engine that plays one Baloot ignores it). A hand is
-given as events when the engine takes them (a position would skip the auction that another
-variant may refuse), else as a position; the form is kept, so that the reference answers the
-same question. What the
+Every case is sent under the engine's own preset (`default` if its hello claims it, else the
+first it claims) with no knob set: "play your own Baloot". An app that plays one Baloot ignores
+the variant anyway; an engine that can play several plays its default. A hand is given as
+events when the engine takes them (a position would skip the auction that another variant may
+refuse), else as a position (derived under that preset); the form and the position are kept,
+so that the reference answers the same question. What the
 engine's hello does not claim (a command, a feature, a key it produces, a setup form) is not
 asked; preset and knob claims are ignored: the point is to find out which variant it plays.
 An answer is kept as an Observation: the expected keys of the case, each projected onto the
@@ -20,7 +22,7 @@ from dataclasses import dataclass, replace
 from .capabilities import produced_keys
 from .corpus import Case
 from .harness import Claims, EngineUnavailable, Errored, ProtocolEngine, SetupRefused, Skipped, ask_case
-from .positions import POSITION_KINDS, setup_form
+from .positions import POSITION_KINDS, entry_of, setup_form
 from .process import EngineFailure
 from .protocol import ProtocolError
 
@@ -82,7 +84,13 @@ class Asked:
     hello: dict
     answers: dict
     not_answered: dict         # case id -> reason (not claimed, skipped, no key produced)
-    forms: dict                # case id -> "events" or "position": how its hand was given
+    forms: dict                # case id -> "events" or "position:<preset>": how its hand was given
+    entries: dict              # case id -> the position entry sent (form "position:...")
+    preset: str = "default"    # the preset every case was sent under
+
+    def how(self, case: Case) -> tuple:
+        """(form, position entry) the case was asked in: what the reference must answer from."""
+        return self.forms.get(case.id, "events"), self.entries.get(case.id)
 
 
 def ask_engine(argv: list[str], cases: list[Case], timeout: float = 10.0, progress=None) -> Asked:
@@ -97,14 +105,19 @@ def ask_engine(argv: list[str], cases: list[Case], timeout: float = 10.0, progre
     if "events" in claims.setups:
         engine.setups = ("events",)
         claims = replace(claims, setups=frozenset({"events"}))
-    answers, not_answered, forms = {}, {}, {}
+    preset = own_preset(hello)
+    answers, not_answered, forms, entries = {}, {}, {}, {}
     try:
-        for number, case in enumerate(cases, 1):
-            why = unclaimed(claims, case)
+        for number, original in enumerate(cases, 1):
+            case = Case(dict(original.data, variant={"preset": preset, "set": {}}), original.file, original.index)
+            why = claims.missing(case)
             if why:
                 not_answered[case.id] = "not claimed: " + "; ".join(why)
             else:
-                forms[case.id] = setup_form(case, claims.setups) if case.kind in POSITION_KINDS else "events"
+                form = setup_form(case, claims.setups) if case.kind in POSITION_KINDS else "events"
+                forms[case.id] = "events" if form == "events" else f"position:{preset}"
+                if form == "position":
+                    entries[case.id] = entry_of(case)
                 got = _ask(engine, case)
                 if isinstance(got, Observation):
                     answers[case.id] = got
@@ -114,13 +127,13 @@ def ask_engine(argv: list[str], cases: list[Case], timeout: float = 10.0, progre
                 progress(f"asked the engine {number}/{len(cases)} cases")
     finally:
         engine.close()
-    return Asked(dict(claims.engine), hello, answers, not_answered, forms)
+    return Asked(dict(claims.engine), hello, answers, not_answered, forms, entries, preset)
 
 
-def unclaimed(claims: Claims, case: Case) -> list[str]:
-    """What the case needs beyond the engine's claims, its variant aside."""
-    plain = Case(dict(case.data, variant={"preset": "default", "set": {}}), case.file, case.index)
-    return replace(claims, presets=frozenset({"default"}), overlays=frozenset()).missing(plain)
+def own_preset(hello: dict) -> str:
+    """The preset an engine plays when asked for its own: default if claimed, else its first."""
+    presets = list(hello.get("presets") or ())
+    return "default" if "default" in presets or not presets else presets[0]
 
 
 def _ask(engine: ProtocolEngine, case: Case):
