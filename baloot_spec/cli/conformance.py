@@ -72,6 +72,16 @@ def register(commands) -> None:
     games.add_argument("--quiet", action="store_true", help="print only divergences, errors and the totals")
     games.set_defaults(handler=_conformance_games)
     _derive_command(conf_commands)
+    from ..conformance.command import add_fingerprint_parser
+    add_fingerprint_parser(conf_commands).set_defaults(handler=_conformance_fingerprint)
+
+
+def _conformance_fingerprint(args) -> int:
+    from ..conformance.command import UsageProblem, fingerprint_run
+    try:
+        return fingerprint_run(args)
+    except UsageProblem as exc:
+        raise Usage(str(exc)) from None
 
 
 def _conformance_run(args) -> int:

@@ -208,3 +208,62 @@ def _why_none(outcomes, target, args) -> str:
 def _overlay_hint(args) -> str:
     return (" or answered differently under the overlay; `baloot conformance derive` writes a corpus re-expected "
             "under it") if args.overlays else ""
+
+
+# ---- baloot conformance fingerprint ---------------------------------------------------------------
+def add_fingerprint_parser(conf_commands):
+    """The `fingerprint` sub-command's arguments (cli/conformance.py calls this and sets its handler)."""
+    fp = conf_commands.add_parser(
+        "fingerprint", help="which Baloot does an engine play? each knob's value, the closest preset, what is left",
+        description="Ask an engine program every case once (each under its own variant: an app that plays one "
+                    "Baloot ignores it), then find the variant whose reference answers its answers match: for each "
+                    "knob the value, with the witness cases that tell it from the others; 'none of them' (a "
+                    "departure no knob value describes) or 'not testable' (the engine does not answer what the "
+                    "witnesses need, or they do not tell the values apart). Then the closest preset, the "
+                    "--preset/--set line of that variant, and every answered case judged under it "
+                    "(conformance/ENGINES.md, Step 0).",
+        epilog="Exit codes: 0 every knob matched or not testable and every answered case agrees under the variant "
+               "found, 1 a knob with 'none of them' or a case that differs, 2 usage error or an engine that cannot start.")
+    fp.add_argument("--engine", required=True, metavar="CMD",
+                    help="the command that starts the engine (shell-split), e.g. "
+                         "'python conformance/engines/builtin_adapter.py --preset riyadh'")
+    fp.add_argument("--json", dest="json_out", metavar="FILE", help="also write the fingerprint as JSON "
+                                                                    "(format baloot-fingerprint/1; '-' for stdout)")
+    fp.add_argument("--markdown", metavar="FILE", help="also write it as Markdown ('-' for stdout)")
+    fp.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                    help="seconds the engine has for each response (default: %(default)s)")
+    fp.add_argument("--quiet", action="store_true", help="no progress; print only departures and the summary")
+    return fp
+
+
+def fingerprint_run(args) -> int:
+    """`baloot conformance fingerprint`: print, write the reports; exit 0 / 1 (departures) / 2."""
+    import json as json_module
+    from ..limits import check_timeout
+    from .fingerprint import NONE_OF_THEM, console_lines, fingerprint, to_markdown
+    from .harness import EngineUnavailable
+    try:
+        timeout = check_timeout(float(args.timeout))
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
+    try:
+        argv = shlex.split(args.engine, posix=(os.name == "posix"))
+    except ValueError as exc:
+        raise UsageProblem(f"--engine {args.engine!r}: {exc}") from None
+    if not argv:
+        raise UsageProblem("--engine takes the command that starts the engine, e.g. 'node engine.js'")
+    for path, option in ((args.json_out, "--json"), (args.markdown, "--markdown")):
+        _writable(path, option)
+    progress = None if args.quiet else (lambda message: print(f"fingerprint: {message}", file=sys.stderr, flush=True))
+    try:
+        fp = fingerprint(argv, timeout=timeout, progress=progress)
+    except EngineUnavailable as exc:
+        raise UsageProblem(f"the engine {args.engine!r} cannot be used: {exc}") from None
+    out = sys.stderr if "-" in (args.json_out, args.markdown) else sys.stdout
+    print("\n".join(console_lines(fp, quiet=args.quiet)), file=out)
+    if args.json_out:
+        _write(args.json_out, json_module.dumps(fp, indent=1, ensure_ascii=False), "--json")
+    if args.markdown:
+        _write(args.markdown, to_markdown(fp), "--markdown")
+    departed = any(v["status"] == NONE_OF_THEM for v in fp["knobs"].values()) or fp["run"]["fail"]
+    return EXIT_FOUND if departed else EXIT_OK

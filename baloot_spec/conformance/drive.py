@@ -57,6 +57,13 @@ def drive_case(engine: ProtocolEngine, case: Case) -> Outcome:
     return outcome
 
 
+def ask_case(engine: ProtocolEngine, case: Case):
+    """(expected, actual) of one case asked of a started engine, compared by nobody: the
+    fingerprint (fingerprint_ask.py) keeps the answer. Raises what drive_case catches."""
+    engine.begin_case()
+    return _DRIVERS[case.kind](engine, case)
+
+
 def describe_difference(case: Case, expected, actual, keys: dict | None = None) -> str:
     """What differs, in the keys that were compared (all of them without `keys`)."""
     if keys is not None:

@@ -248,6 +248,12 @@ _KINDS = {"legal": _legal, "reject": _reject, "hand": _hand, "score": _score, "p
           "audit": _audit}
 
 
+def reference_pair(rules, case: Case):
+    """(expected, actual) of the case under `rules` (the reference engine's answer, uncompared);
+    SetupRefused / BalootError as run_case meets them."""
+    return _KINDS[case.kind](rules, case)
+
+
 def norm_card(text: str) -> str:
     text = text.upper()
     return "T" + text[2:] if text.startswith("10") else text

@@ -26,11 +26,17 @@ from .runner import projects_position, run_match
 
 
 class BuiltinEngine:
-    """Protocol requests in, responses out (dicts); one hand at a time."""
+    """Protocol requests in, responses out (dicts); one hand at a time.
 
-    def __init__(self):
+    With `plays` (a Variant spec: preset, set, overlays) it plays that one variant whatever a
+    request's `variant` asks, like a real app that knows one Baloot (the fingerprint's test
+    engine, conformance/ENGINES.md "Step 0")."""
+
+    def __init__(self, plays: dict | None = None):
         self.hand: Hand | None = None
         self.rules = None
+        self.plays = plays
+        self.fixed = _rules(plays) if plays is not None else None
         self.start: tuple | None = None     # (dealer, deal, match_scores) of the current hand
         self.stopped = False
 
@@ -53,12 +59,26 @@ class BuiltinEngine:
     def _hello(self, request):
         from ..rules.loader import load_overlays, load_params, load_presets
         knobs = {name: ("any" if knob.type == "int" else list(knob.values)) for name, knob in load_params().items()}
-        return {"protocol": PROTOCOL, "engine": {"name": "baloot-spec built-in engine", "version": __version__},
-                "presets": sorted(load_presets()), "knobs": knobs, "overlays": sorted(load_overlays()),
-                "features": list(feature_registry()), "commands": list(CLAIMABLE), "setups": list(SETUPS)}
+        hello = {"protocol": PROTOCOL, "engine": {"name": "baloot-spec built-in engine", "version": __version__},
+                 "presets": sorted(load_presets()), "knobs": knobs, "overlays": sorted(load_overlays()),
+                 "features": list(feature_registry()), "commands": list(CLAIMABLE), "setups": list(SETUPS)}
+        if self.plays is None:
+            return hello
+        # one variant: claim only it; `audit` is not claimed (a log names the rules it is audited under)
+        sets = {k: self.fixed.variant.knobs[k] for k in self.plays.get("set") or {}}
+        shown = " ".join([self.plays["preset"]] + [f"{k}={json.dumps(v)}" for k, v in sets.items()] +
+                         [f"+{o}" for o in self.plays.get("overlays") or ()])
+        hello["engine"]["notes"] = f"plays one variant whatever a request asks: {shown}"
+        return dict(hello, presets=[self.plays["preset"]], knobs={k: [v] for k, v in sets.items()},
+                    overlays=list(self.fixed.variant.overlays), commands=[c for c in CLAIMABLE if c != "audit"],
+                    plays={"preset": self.plays["preset"], "set": sets, "overlays": list(self.fixed.variant.overlays),
+                           "hash": self.fixed.hash})
+
+    def _variant_rules(self, variant: dict):
+        return self.fixed if self.fixed is not None else _rules(variant)
 
     def _new_hand(self, request):
-        self.rules = _rules(request["variant"])
+        self.rules = self._variant_rules(request["variant"])
         if "position" in request:   # the position form (PROTOCOL.md, Setup forms)
             self.start = None
             self.hand = hand_from_position(self.rules, request["position"])
@@ -94,7 +114,7 @@ class BuiltinEngine:
         return out
 
     def _score(self, request):
-        rules = _rules(request["variant"])
+        rules = self._variant_rules(request["variant"])
         f = request["facts"]
         facts = Rec(mode=f["mode"], buyer=f["buyer"], doubling=list(f["doubling"]),
                     card_points=Rec(f["card_points"]), tricks=Rec(f["tricks"]),
@@ -103,10 +123,10 @@ class BuiltinEngine:
         return {"score": plain(score_facts(rules, facts))}
 
     def _projects(self, request):
-        return {"projects": projects_position(_rules(request["variant"]), request["setup"])}
+        return {"projects": projects_position(self._variant_rules(request["variant"]), request["setup"])}
 
     def _match(self, request):
-        return {"match": run_match(_rules(request["variant"]), request["start"], request["hands"])}
+        return {"match": run_match(self._variant_rules(request["variant"]), request["start"], request["hands"])}
 
     def _audit(self, request):
         from ..audit import audit_input
@@ -138,11 +158,11 @@ def _rules(variant: dict):
     return load_variant(variant.get("preset", "default"), variant.get("set") or {}, variant.get("overlays") or [])
 
 
-def serve(stdin=None, stdout=None) -> int:
-    """Answer requests line by line until `stop` or the end of the input."""
+def serve(stdin=None, stdout=None, plays: dict | None = None) -> int:
+    """Answer requests line by line until `stop` or the end of the input (under `plays` only, if given)."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    engine = BuiltinEngine()
+    engine = BuiltinEngine(plays)
     for line in stdin:
         if not line.strip():
             continue

@@ -1,0 +1,385 @@
+"""Which Baloot does an engine play? (`baloot conformance fingerprint`, conformance/ENGINES.md
+"Step 0").
+
+The engine is asked every case once (fingerprint_ask.py); its answers are then compared with the
+reference engine's answers under candidate variants, never asked again. The method:
+
+1. Start from the preset whose answers the engine matches on most cases.
+2. Coordinate descent over the knobs, to a fixpoint: for each knob K, try each of its values
+   (only those the constraints of params.yaml accept with the other knobs), counting the
+   engine's agreements on K's witnesses only (the cases whose expectation depends on K,
+   conformance/dependencies.json); keep the best (the current value on a tie; a knob whose
+   witnesses all agree already is not tried).
+   Then every answered case that still differs is run under V with each knob at each other
+   value; where one such change makes it agree, it becomes a witness of that knob (knobs act
+   together: dependencies.json lists single changes from a case's own variant only) and the
+   descent runs again, until no case is added. A case no single change explains is tried
+   under two changes together: a knob it depends on, and a *free* knob (one whose witnesses
+   agree with another value as well, so that moving it costs nothing; a knob none of whose
+   witnesses the engine answered is not tried): where that makes it
+   agree without losing any agreement on the two knobs' witnesses, the search moves there and
+   goes on (at most PAIR_BUDGET such variants per fingerprint).
+3. At the final variant V, a knob K is decided by its *informative* witnesses: those the engine
+   answered whose reference answer is not the same under V with K at each of its values. K = v
+   is reported only when the engine agrees with V on every informative witness and every other
+   value u of K is ruled out by one of them (the witness's answer under V with K = u differs):
+   no case counts for K that K does not change at V, so another knob's value cannot be what it
+   shows. If several values agree with every informative witness, or there is none, K is
+   "not testable" (with the candidates); if no value agrees with all of them, K is "none of
+   them" (a departure no knob value describes; the closest value stays in the variant line).
+4. The closest preset, the `--preset P --set K=V ...` line of V, and every answered case judged
+   under V: what fails there is what no known variant explains.
+
+The reference answers are memoised per (case, knob values); compiled variants are kept in a
+small LRU (load_variant's disk cache makes a second visit cheap).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from collections import OrderedDict
+
+from ..errors import BalootError
+from ..rules import forget_compiled, load_variant
+from ..rules.loader import check_constraints, load_constraints, load_params, load_presets
+from .corpus import Case, corpus_digest, load_corpus
+from .fingerprint_ask import Asked, Observation, ask_engine, observed
+from .fingerprint_report import to_markdown, console_lines  # noqa: F401 (this module's API)
+from .positions import start_from_entry
+from .runner import HAND_QUESTIONS, SetupRefused, reference_pair, replay_setup
+
+FORMAT = "baloot-fingerprint/1"
+MATCHED, NONE_OF_THEM, NOT_TESTABLE = "matched", "none of them", "not testable"
+INT_CANDIDATES = (1, 50, 100, 101, 151, 152, 153, 200, 300, 1000)   # an int knob is tried at these
+MAX_SWEEPS = 10
+MAX_ROUNDS = 6     # descents, each after adding the witnesses that interactions reveal
+PAIR_BUDGET = 150  # two-knob changes tried per fingerprint (each may compile a variant)
+SHOWN = 6          # witness ids listed per knob
+
+
+def fingerprint_cases(cases: list[Case]) -> list[Case]:
+    """The cases a fingerprint asks: every kind but audit (a log names its own rules), no overlay."""
+    return [c for c in cases if c.kind != "audit" and not c.data["variant"].get("overlays")]
+
+
+def fingerprint(engine_cmd: list[str] | str, *, timeout: float = 10.0, progress=None, cases: list[Case] | None = None,
+                reference: "Reference | None" = None) -> dict:
+    """The fingerprint document (format baloot-fingerprint/1) of an engine program.
+    EngineUnavailable if it cannot be started."""
+    started = time.perf_counter()
+    argv = shlex.split(engine_cmd) if isinstance(engine_cmd, str) else list(engine_cmd)
+    corpus = cases if cases is not None else load_corpus()
+    chosen = fingerprint_cases(corpus)
+    asked = ask_engine(argv, chosen, timeout, progress)
+    document = identify(asked, chosen, reference or Reference(), progress)
+    document["command"] = argv
+    document["corpus"] = {"cases": len(corpus), "hash": corpus_digest(corpus), "asked": len(chosen),
+                          "left_out": len(corpus) - len(chosen)}
+    document["search"]["seconds"] = round(time.perf_counter() - started, 1)
+    return document
+
+
+# ---- the reference engine under a full knob assignment ---------------------------------------------
+class Reference:
+    """The reference engine's Observation of a case under a knob assignment, memoised."""
+
+    def __init__(self, keep: int = 12):
+        self.params = load_params()
+        self.names = list(self.params)
+        self.constraints = load_constraints()
+        self.memo: dict = {}
+        self.compiled: OrderedDict = OrderedDict()
+        self.keep = keep
+        self.variants = 0
+        self._refused: dict = {}
+
+    def key(self, knobs: dict) -> tuple:
+        return tuple(knobs[name] for name in self.names)
+
+    def sets(self, knobs: dict) -> dict:
+        return {k: v for k, v in knobs.items() if v != self.params[k].default}
+
+    def refused(self, knobs: dict) -> bool:
+        key = self.key(knobs)
+        if key not in self._refused:
+            try:
+                check_constraints(knobs, self.constraints, "a candidate variant")
+                self._refused[key] = False
+            except BalootError:
+                self._refused[key] = True
+        return self._refused[key]
+
+    def rules(self, knobs: dict):
+        key = self.key(knobs)
+        rules = self.compiled.pop(key, None)
+        if rules is None:
+            rules = load_variant("default", self.sets(knobs), [])
+            self.variants += 1
+            if self.variants % 40 == 0:
+                forget_compiled()    # (load_variant keeps every variant it compiled; this LRU keeps the recent)
+        self.compiled[key] = rules
+        while len(self.compiled) > self.keep:
+            self.compiled.popitem(last=False)
+        return rules
+
+    def answer(self, case: Case, knobs: dict, form: str = "events", entry: dict | None = None) -> Observation:
+        """From the case's events, or (form "position:<preset>") from the position `entry` that
+        the engine was given (derived under that preset), as the engine was asked."""
+        memo_key = (case.id, form, self.key(knobs))
+        got = self.memo.get(memo_key)
+        if got is None:
+            try:
+                if form != "events":
+                    hand = start_from_entry(self.rules(knobs), entry)
+                    expected, actual = HAND_QUESTIONS[case.kind](hand, case)
+                else:
+                    expected, actual = reference_pair(self.rules(knobs), case)
+                    if case.kind == "reject" and actual.get("reject") is None:
+                        _apply_accepted(self.rules(knobs), case)
+                got = observed(expected, actual) or Observation(error="no expected key answered")
+            except SetupRefused:
+                got = Observation(refused=True)
+            except (BalootError, KeyError, TypeError, ValueError) as exc:
+                got = Observation(error=f"{type(exc).__name__}: {exc}")
+            self.memo[memo_key] = got
+        return got
+
+    def values(self, name: str, current) -> list:
+        knob = self.params[name]
+        if knob.type == "int":
+            return sorted(set(INT_CANDIDATES) | {current, knob.default})
+        return [_typed(v) for v in knob.values]
+
+
+def _typed(value):
+    return value   # (params values are already typed by the loader: True/False for bools)
+
+
+def _apply_accepted(rules, case: Case) -> None:
+    """An accepted `reject` action applied, as an engine over the protocol applies it (a hand
+    dealt five cards a seat cannot go on past the bidding: the error it meets is the answer)."""
+    hand = replay_setup(rules, case.data["setup"])
+    hand.apply(case.data["action"])
+
+
+def preset_knobs() -> dict[str, dict]:
+    """Every preset's knob values."""
+    return {name: dict(load_variant(name).variant.knobs) for name in sorted(load_presets())}
+
+
+# ---- the search ---------------------------------------------------------------------------------
+def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> dict:
+    """The fingerprint of recorded answers (see the module docstring)."""
+    say = progress or (lambda message: None)
+    answered = [c for c in cases if c.id in asked.answers]
+    witnesses = {name: [c for c in answered if name in (c.depends_on or ())] for name in ref.names}
+    all_witnesses = {name: [c for c in cases if name in (c.depends_on or ())] for name in ref.names}
+
+    def agreements(group, knobs) -> int:
+        return sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
+
+    presets = preset_knobs()
+    preset_scores = {}
+    for name, knobs in presets.items():
+        preset_scores[name] = agreements(answered, knobs)
+        say(f"preset {name}: the engine agrees on {preset_scores[name]}/{len(answered)} answered cases")
+    start = max(presets, key=lambda n: (preset_scores[n], n == "default"))
+    knobs = dict(presets[start])
+    sweeps = 0
+    budget = [PAIR_BUDGET]
+    for _round in range(MAX_ROUNDS):
+        sweeps += _descend(knobs, witnesses, agreements, ref, say, sweeps)
+        added = _explain_differences(knobs, answered, witnesses, asked, ref)
+        if added:
+            say(f"{added} differing cases are told apart by another knob here than dependencies.json lists "
+                "(knobs acting together): searching again with them as its witnesses")
+            continue
+        moved = _explain_by_pairs(knobs, answered, witnesses, asked, ref, budget)
+        if not moved:
+            break
+        say(f"a differing case agrees with {moved} changed together: searching again from there")
+    else:
+        sweeps += _descend(knobs, witnesses, agreements, ref, say, sweeps)   # (the rounds ran out after a move)
+    verdicts = {name: _verdict(name, knobs, witnesses[name], all_witnesses[name], asked, ref) for name in ref.names}
+    for name, verdict in verdicts.items():
+        knobs[name] = verdict.get("value", verdict.get("value_assumed", knobs[name]))
+    closest = min(presets, key=lambda n: (sum(presets[n][k] != knobs[k] for k in knobs), -preset_scores[n], n != "default"))
+    sets = {k: knobs[k] for k in ref.names if knobs[k] != presets[closest][k]}
+    run = _run_under(knobs, cases, asked, ref)
+    say(f"under the variant found: {run['pass']} agree, {run['fail']} differ, {run['not_answered']} not answered")
+    return {
+        "format": FORMAT,
+        "engine": asked.engine,
+        "knobs": verdicts,
+        "closest_preset": {"name": closest, "differs_on": sorted(sets)},
+        "variant": {"preset": closest, "set": sets, "line": variant_line(closest, sets), "knobs": dict(knobs)},
+        "presets": {name: {"agree": score, "answered": len(answered)} for name, score in preset_scores.items()},
+        "run": run,
+        "search": {"start": start, "sweeps": sweeps, "variants_compiled": ref.variants,
+                   "pairs_tried": PAIR_BUDGET - budget[0],
+                   "reference_answers": len(ref.memo)},
+    }
+
+
+def _descend(knobs: dict, witnesses: dict, agreements, ref: Reference, say, done: int) -> int:
+    """Coordinate descent over the knobs to a fixpoint (module docstring, step 2); the sweeps made."""
+    sweeps = 0
+    changed = True
+    while changed and sweeps < MAX_SWEEPS:
+        changed = False
+        sweeps += 1
+        for name in ref.names:
+            group = witnesses[name]
+            if not group:
+                continue
+            best, best_score = knobs[name], agreements(group, knobs)
+            if best_score == len(group):
+                continue            # every witness agrees already: no value can do better
+            for value in ref.values(name, knobs[name]):
+                trial = dict(knobs, **{name: value})
+                if value == knobs[name] or ref.refused(trial):
+                    continue
+                score = agreements(group, trial)
+                if score > best_score:
+                    best, best_score = value, score
+            if best != knobs[name]:
+                say(f"sweep {done + sweeps}: {name} = {_show(best)} (agrees on {best_score}/{len(group)} witnesses)")
+                knobs[name] = best
+                changed = True
+    return sweeps
+
+
+def _explain_differences(knobs: dict, answered: list[Case], witnesses: dict, asked: Asked, ref: Reference) -> int:
+    """A case the engine answers otherwise than the variant found, but as the variant with one
+    knob changed does, is a witness of that knob here even if dependencies.json (single changes
+    from the case's own variant) does not list it: add it. -> how many were added."""
+    differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))]
+    added = 0
+    for name in ref.names if differing else ():
+        listed = {c.id for c in witnesses[name]}
+        for value in ref.values(name, knobs[name]):
+            trial = dict(knobs, **{name: value})
+            if value == knobs[name] or ref.refused(trial):
+                continue
+            for case in differing:
+                if case.id not in listed and asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
+                    witnesses[name].append(case)
+                    listed.add(case.id)
+                    added += 1
+    return added
+
+
+def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked: Asked, ref: Reference,
+                      budget: list) -> str:
+    """A differing case may agree only when two knobs change together (one it depends on, and a
+    *free* one: a knob whose witnesses agree with another value as well). Try such pairs (within
+    `budget`, a one-item list counted down); at the first that makes the case agree without
+    losing an agreement among both knobs' witnesses, move there and make the case a witness of
+    both. -> "K=u and L=w" when moved, else ""."""
+    differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))]
+    if not differing:
+        return ""
+    free = []
+    for name in ref.names:
+        for value in ref.values(name, knobs[name]):
+            trial = dict(knobs, **{name: value})
+            if witnesses[name] and value != knobs[name] and not ref.refused(trial) and all(
+                    asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in witnesses[name]):
+                free.append((name, value))
+    own = {c.id: set(c.depends_on or ()) | {k for k in ref.names if c in witnesses[k]} for c in differing}
+    for name in ref.names:
+        concerned = [c for c in differing if name in own[c.id]]
+        for value in ref.values(name, knobs[name]) if concerned else ():
+            for other, other_value in free:
+                trial = dict(knobs, **{name: value, other: other_value})
+                if value == knobs[name] or other == name or ref.refused(trial):
+                    continue
+                if budget[0] <= 0:
+                    return ""
+                budget[0] -= 1
+                for case in concerned:
+                    if not asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
+                        continue
+                    group = {c.id: c for c in witnesses[name] + witnesses[other]}.values()
+                    before = sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
+                    after = sum(asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in group)
+                    if after < before:
+                        continue
+                    knobs.update({name: value, other: other_value})
+                    for knob in (name, other):
+                        if case not in witnesses[knob]:
+                            witnesses[knob].append(case)
+                    return f"{name}={_show(value)} and {other}={_show(other_value)}"
+    return ""
+
+
+def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], asked: Asked, ref: Reference) -> dict:
+    """One knob's verdict at the final variant (module docstring, step 3)."""
+    current = knobs[name]
+    tried = {}
+    for value in ref.values(name, current):
+        trial = dict(knobs, **{name: value})
+        if value == current or not ref.refused(trial):
+            tried[json.dumps(value)] = trial
+    informative = [c for c in group if len({asked.answers[c.id].seen(ref.answer(c, t, *asked.how(c))) for t in tried.values()}) > 1]
+    if not informative:
+        if not listed:
+            reason = "no case of the corpus depends on it"
+        elif not group:
+            reason = f"the engine answered none of its {len(listed)} witnesses ({_why_unanswered(listed, asked)})"
+        else:
+            reason = f"none of the {len(group)} witnesses the engine answered tells its values apart under this variant"
+        return {"status": NOT_TESTABLE, "value_assumed": current, "reason": reason, "witnesses": []}
+    agree = {text: all(asked.answers[c.id].agrees(ref.answer(c, t, *asked.how(c))) for c in informative) for text, t in tried.items()}
+    consistent = [json.loads(text) for text, ok in agree.items() if ok]
+    if not consistent:
+        departures = [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))]
+        return {"status": NONE_OF_THEM, "closest": current, "departures": departures,
+                "reason": f"no value of {name} agrees with all of its {len(informative)} telling witnesses; "
+                          f"closest {_show(current)}, which {len(departures)} of them contradict",
+                "witnesses": [c.id for c in informative]}
+    if len(consistent) > 1:
+        return {"status": NOT_TESTABLE, "value_assumed": current if current in consistent else consistent[0],
+                "candidates": consistent, "reason": f"its witnesses agree with each of {', '.join(map(_show, consistent))}",
+                "witnesses": [c.id for c in informative]}
+    value = consistent[0]       # (the current value, unless a search cut short by its limits left it elsewhere)
+    mine = json.dumps(value)
+    rules_out = {text: [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, t, *asked.how(c)))]
+                 for text, t in tried.items() if text != mine}
+    return {"status": MATCHED, "value": value, "witnesses": sorted({i for ids in rules_out.values() for i in ids}),
+            "rules_out": rules_out}
+
+
+def _why_unanswered(listed: list[Case], asked: Asked) -> str:
+    reasons = [asked.not_answered.get(c.id, "not asked") for c in listed]
+    first = max(set(reasons), key=reasons.count)
+    return first[:160]
+
+
+def _run_under(knobs: dict, cases: list[Case], asked: Asked, ref: Reference) -> dict:
+    """Every answered case judged under the variant found."""
+    failures = []
+    passed = 0
+    for case in cases:
+        got = asked.answers.get(case.id)
+        if got is None:
+            continue
+        expected = ref.answer(case, knobs, *asked.how(case))
+        if got.agrees(expected):
+            passed += 1
+        else:
+            failures.append({"id": case.id, "depends_on": list(case.depends_on or ()), "engine": got.shown(),
+                             "expected": expected.shown(), "features": list(case.features)})
+    return {"pass": passed, "fail": len(failures), "not_answered": len(cases) - len(asked.answers),
+            "failures": failures}
+
+
+def _show(value) -> str:
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+def variant_line(preset: str, sets: dict) -> str:
+    """The command-line words that name the variant: --preset P --set K=V ..."""
+    return " ".join([f"--preset {preset}"] + [f"--set {k}={_show(v)}" for k, v in sets.items()])

@@ -1,0 +1,121 @@
+"""`baloot conformance fingerprint` (issue 23, items 1 and 4): the built-in adapter playing one
+variant is fingerprinted exactly (each preset, a few random knob combinations), a planted
+departure no knob describes is "none of them", an engine that skips everything is "not testable".
+
+The full-corpus exactness check is tools/fingerprint_check.py (conformance/ENGINES.md); to stay
+fast, these run on a slice of the corpus: the score cases (the scoring knobs) and the witnesses
+of the two knobs that tell online-apps and riyadh from default.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from baloot_spec.conformance.corpus import load_corpus
+from baloot_spec.conformance.fingerprint import MATCHED, NONE_OF_THEM, NOT_TESTABLE, Reference, fingerprint, to_markdown
+from baloot_spec.conformance.harness import score_facts_of
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import fingerprint_check  # noqa: E402
+
+ENGINES = ROOT / "tests" / "data" / "fingerprint_engines.py"
+PLANTED = "scoring.conversion.014"     # depends on sun_conversion only (conformance/dependencies.json)
+
+
+@pytest.fixture(scope="module")
+def slice_cases():
+    cases = load_corpus()
+    telling = {"first_lead": 3, "ashkal_round_two": 3}
+    out = []
+    for case in cases:
+        depends = case.depends_on or ()
+        if case.kind == "score":
+            out.append(case)
+            continue
+        for knob, left in telling.items():
+            if left and knob in depends and case.kind == "legal":
+                out.append(case)
+                telling[knob] -= 1
+                break
+    return out
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return Reference(keep=24)
+
+
+def _check(engine, slice_cases, reference):
+    fp = fingerprint(fingerprint_check.command_of(engine), timeout=60, cases=slice_cases, reference=reference)
+    return fp, fingerprint_check.judge(engine, fp)
+
+
+@pytest.mark.parametrize("preset", ["default", "nl-rulebook", "online-apps", "riyadh", "saudi-federation"])
+def test_each_preset_is_named(preset, slice_cases, reference):
+    engine = next(e for e in fingerprint_check.engines(0, 1) if e["preset"] == preset)
+    fp, verdict = _check(engine, slice_cases, reference)
+    assert verdict["exact"], verdict["wrong"]
+    assert fp["variant"]["line"] == f"--preset {preset}"
+    assert fp["format"] == "baloot-fingerprint/1"
+    # the knobs the slice tells apart are recovered, not merely "not testable"
+    assert fp["knobs"]["sun_conversion"]["status"] == MATCHED
+    assert fp["knobs"]["sun_conversion"]["value"] == engine["knobs"]["sun_conversion"]
+
+
+def test_random_combinations_are_exact(slice_cases, reference):
+    for engine in fingerprint_check.engines(2, 7)[-2:]:
+        fp, verdict = _check(engine, slice_cases, reference)
+        assert verdict["exact"], (engine["name"], verdict["wrong"])
+        matched = [k for k, v in fp["knobs"].items() if v["status"] == MATCHED]
+        assert {"hokum_rounding", "sun_conversion", "project_multiplier"} <= set(matched), fp["knobs"]
+
+
+def test_a_planted_departure_is_none_of_them(tmp_path, slice_cases, reference):
+    case = next(c for c in slice_cases if c.id == PLANTED)
+    planted = score_facts_of(case.data["setup"])
+    same = [c.id for c in slice_cases if c.kind == "score" and score_facts_of(c.data["setup"]) == planted]
+    assert PLANTED in same      # (another case asks about the very same facts: it departs too)
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps(planted))
+    fp = fingerprint([sys.executable, str(ENGINES), "plant", str(facts)], cases=slice_cases, reference=reference)
+    verdict = fp["knobs"]["sun_conversion"]
+    assert verdict["status"] == NONE_OF_THEM
+    assert verdict["departures"] == same
+    assert [f["id"] for f in fp["run"]["failures"]] == same
+    others = {k: v["status"] for k, v in fp["knobs"].items() if k != "sun_conversion"}
+    assert NONE_OF_THEM not in others.values(), others
+    assert fp["knobs"]["hokum_rounding"] == dict(fp["knobs"]["hokum_rounding"], status=MATCHED, value="half_down")
+    assert "none of them" in to_markdown(fp) and PLANTED in to_markdown(fp)
+
+
+def test_an_engine_that_skips_everything_is_not_testable(slice_cases, reference):
+    fp = fingerprint([sys.executable, str(ENGINES), "skip"], cases=slice_cases, reference=reference)
+    assert {v["status"] for v in fp["knobs"].values()} == {NOT_TESTABLE}
+    assert "answered none" in fp["knobs"]["sun_conversion"]["reason"]
+    assert fp["run"] == dict(fp["run"], **{"pass": 0, "fail": 0, "not_answered": len(slice_cases)})
+
+
+def test_the_command_line(tmp_path):
+    json_out, md_out = tmp_path / "fp.json", tmp_path / "fp.md"
+    bad = subprocess.run([sys.executable, "-m", "baloot_spec", "conformance", "fingerprint", "--engine",
+                          f"{sys.executable} conformance/engines/builtin_adapter.py --preset nope"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "unknown preset 'nope'" in bad.stderr
+    adapter = subprocess.run([sys.executable, "conformance/engines/builtin_adapter.py", "--set", "kawesh=maybe"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert adapter.returncode == 2 and len(adapter.stderr.strip().splitlines()) == 1
+    assert json_out.parent.is_dir() and not md_out.exists()
+
+
+def test_the_fixed_adapter_says_what_it_plays():
+    hello = subprocess.run([sys.executable, "conformance/engines/builtin_adapter.py", "--preset", "riyadh", "--set",
+                            "kawesh=true"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                           input='{"seq": 1, "cmd": "hello", "protocol": "baloot-protocol/1"}\n')
+    answer = json.loads(hello.stdout.splitlines()[0])
+    assert answer["plays"]["preset"] == "riyadh" and answer["plays"]["set"] == {"kawesh": True}
+    assert answer["presets"] == ["riyadh"] and answer["knobs"] == {"kawesh": [True]}
+    assert "audit" not in answer["commands"]
