@@ -43,7 +43,8 @@ from collections import OrderedDict
 
 from ..errors import BalootError
 from ..rules import forget_compiled, load_variant
-from ..rules.loader import check_constraints, load_constraints, load_params, load_presets
+from ..rules.constraints import check_constraints
+from ..rules.loader import load_constraints, load_params, load_presets
 from .corpus import Case, corpus_digest, load_corpus
 from .fingerprint_ask import Asked, Observation, ask_engine, observed
 from .fingerprint_report import to_markdown, console_lines  # noqa: F401 (this module's API)
