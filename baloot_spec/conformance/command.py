@@ -93,12 +93,7 @@ def run(args) -> int:
         print(f"baloot: note: {note}", file=sys.stderr)
     argv = None
     if getattr(args, "engine", None) is not None:
-        try:
-            argv = shlex.split(args.engine, posix=(os.name == "posix"))
-        except ValueError as exc:
-            raise UsageProblem(f"--engine {args.engine!r}: {exc}") from None
-        if not argv:
-            raise UsageProblem("--engine takes the command that starts the engine, e.g. 'node engine.js'")
+        argv = engine_argv(args.engine)
     registry = feature_registry()
     select, exclude = split_patterns(args.select), split_patterns(args.exclude)
     check_patterns(select, "--select", registry)
@@ -210,6 +205,17 @@ def _overlay_hint(args) -> str:
             "under it") if args.overlays else ""
 
 
+def engine_argv(command: str) -> list:
+    """--engine's text as the program's argv (shell-split); UsageProblem if it is not one."""
+    try:
+        argv = shlex.split(command, posix=(os.name == "posix"))
+    except ValueError as exc:
+        raise UsageProblem(f"--engine {command!r}: {exc}") from None
+    if not argv:
+        raise UsageProblem("--engine takes the command that starts the engine, e.g. 'node engine.js'")
+    return argv
+
+
 # ---- baloot conformance fingerprint ---------------------------------------------------------------
 def add_fingerprint_parser(conf_commands):
     """The `fingerprint` sub-command's arguments (cli/conformance.py calls this and sets its handler)."""
@@ -246,12 +252,7 @@ def fingerprint_run(args) -> int:
         timeout = check_timeout(float(args.timeout))
     except ValueError as exc:
         raise UsageProblem(str(exc)) from None
-    try:
-        argv = shlex.split(args.engine, posix=(os.name == "posix"))
-    except ValueError as exc:
-        raise UsageProblem(f"--engine {args.engine!r}: {exc}") from None
-    if not argv:
-        raise UsageProblem("--engine takes the command that starts the engine, e.g. 'node engine.js'")
+    argv = engine_argv(args.engine)
     for path, option in ((args.json_out, "--json"), (args.markdown, "--markdown")):
         _writable(path, option)
     progress = None if args.quiet else (lambda message: print(f"fingerprint: {message}", file=sys.stderr, flush=True))
