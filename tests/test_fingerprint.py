@@ -122,3 +122,36 @@ def test_the_fixed_adapter_says_what_it_plays():
     assert answer["plays"]["preset"] == "riyadh" and answer["plays"]["set"] == {"kawesh": True}
     assert answer["presets"] == ["riyadh"] and answer["knobs"] == {"kawesh": [True]}
     assert "audit" not in answer["commands"]
+
+
+@pytest.fixture(scope="module")
+def first_lead_cases():
+    """Witnesses of first_lead (each has a position and doubling events), a few of each kind."""
+    cases = [c for c in load_corpus() if "first_lead" in (c.depends_on or ())]
+    return [c for c in cases if c.id.startswith(("play.first-lead.", "play.knobs.01", "deal.order.01"))]
+
+
+def test_a_position_another_variant_would_not_reach_rules_nothing_out(first_lead_cases, reference):
+    """An engine given positions is told who leads: its answers cannot show first_lead, so a
+    reference that refuses the position under first_lead=buyer must not rule buyer out."""
+    fp = fingerprint([sys.executable, str(ENGINES), "positions"], cases=first_lead_cases, reference=reference)
+    verdict = fp["knobs"]["first_lead"]
+    assert verdict["status"] == NOT_TESTABLE, verdict
+    assert "buyer" in verdict["reason"] and "position" in verdict["reason"]
+    assert fp["run"]["fail"] == 0 and fp["run"]["pass"] == len(first_lead_cases)
+
+
+def test_events_the_engine_refuses_before_the_position_are_asked_from_it(first_lead_cases, reference):
+    """An engine whose doubling refuses our events is asked from the position (as a run asks
+    it); its refusal is never taken to agree with another refusal (a play under first_lead=buyer)."""
+    fp = fingerprint([sys.executable, str(ENGINES), "no-doubling-events"], cases=first_lead_cases, reference=reference)
+    assert fp["run"]["fail"] == 0, fp["run"]["failures"]
+    assert set(fp["events_refused"]) == {c.id for c in first_lead_cases}
+    assert fp["knobs"]["first_lead"]["status"] == NOT_TESTABLE
+
+
+def test_two_refusals_agree_only_at_the_same_event():
+    from baloot_spec.conformance.fingerprint_ask import Observation
+    assert Observation(refused=True, refused_at=3).agrees(Observation(refused=True, refused_at=3))
+    assert not Observation(refused=True, refused_at=3).agrees(Observation(refused=True, refused_at=10))
+    assert not Observation(keys=(("turn", '"N"'),)).agrees(Observation(moot=True))
