@@ -24,7 +24,10 @@ reference engine's answers under candidate variants, never asked again. The meth
    is reported only when the engine agrees with V on every informative witness and every other
    value u of K is ruled out by one of them (the witness's answer under V with K = u differs):
    no case counts for K that K does not change at V, so another knob's value cannot be what it
-   shows. If several values agree with every informative witness, or there is none, K is
+   shows. A witness is compared on the keys of its answer that K's values change (a departure
+   in another key is another knob's business, or none's), and a reference answer that is moot
+   (the position the engine was given is not one of that variant's, fingerprint_ask.py) neither
+   tells K's values apart nor rules one out. If several values agree with every informative witness, or there is none, K is
    "not testable" (with the candidates); if no value agrees with all of them, K is "none of
    them" (a departure no knob value describes; the closest value stays in the variant line).
 4. The closest preset, the `--preset P --set K=V ...` line of V, and every answered case judged
