@@ -155,3 +155,27 @@ def test_two_refusals_agree_only_at_the_same_event():
     assert Observation(refused=True, refused_at=3).agrees(Observation(refused=True, refused_at=3))
     assert not Observation(refused=True, refused_at=3).agrees(Observation(refused=True, refused_at=10))
     assert not Observation(keys=(("turn", '"N"'),)).agrees(Observation(moot=True))
+
+
+def test_a_pair_move_never_trades_one_agreeing_witness_for_another():
+    """_explain_by_pairs moves only where no witness of the two knobs stops agreeing: gaining the
+    differing case at the price of another witness is no explanation (the count stays level)."""
+    from types import SimpleNamespace
+    from baloot_spec.conformance.fingerprint import _explain_by_pairs
+    from baloot_spec.conformance.fingerprint_ask import Observation
+
+    def obs(value):
+        return Observation(keys=(("x", str(value)),))
+
+    c1, c2, c3 = (SimpleNamespace(id=i, depends_on=d) for i, d in (("c1", ("A",)), ("c2", ("A",)), ("c3", ("B",))))
+    # the reference's answer per case under (A, B); the engine answers 1 to every case
+    table = {"c1": lambda a, b: a and b, "c2": lambda a, b: not (a and b), "c3": lambda a, b: 1}
+    ref = SimpleNamespace(names=["A", "B"], values=lambda name, current: [0, 1], refused=lambda knobs: False,
+                          answer=lambda c, k, form, entry: obs(int(bool(table[c.id](k["A"], k["B"])))))
+    asked = SimpleNamespace(answers={c.id: obs(1) for c in (c1, c2, c3)}, how=lambda c: ("events", None))
+    knobs = {"A": 0, "B": 0}
+    moved = _explain_by_pairs(knobs, [c1, c2, c3], {"A": [c1, c2], "B": [c3]}, asked, ref, [10])
+    assert moved == "" and knobs == {"A": 0, "B": 0}
+    table["c2"] = lambda a, b: 1          # now nothing is lost by the move: it is made
+    moved = _explain_by_pairs(knobs, [c1, c2, c3], {"A": [c1, c2], "B": [c3]}, asked, ref, [10])
+    assert moved == "A=1 and B=1" and knobs == {"A": 1, "B": 1}

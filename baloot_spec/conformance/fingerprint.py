@@ -321,9 +321,9 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
                     if not asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
                         continue
                     group = {c.id: c for c in witnesses[name] + witnesses[other]}.values()
-                    before = sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
-                    after = sum(asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in group)
-                    if after < before:
+                    # no agreement lost (a count that stays level may trade one witness for another)
+                    if any(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))
+                           and not asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in group):
                         continue
                     knobs.update({name: value, other: other_value})
                     for knob in (name, other):
