@@ -69,7 +69,7 @@ def test_every_case_a_classification_names_is_explained_by_it_in_the_report(path
     report = json.loads(path.read_text(encoding="utf-8"))
     _, classification = engine_report.engine_files(path.stem)
     explained = {}
-    for case in report["cases"]:
+    for case in report["cases"] + report.get("fingerprint_cases", []):
         explained.setdefault(id(engine_report.classify(case, classification["entries"])), set()).add(case["id"])
     for entry in classification["entries"]:
         for case_id in entry.get("cases", []):
@@ -160,6 +160,7 @@ def test_report_embeds_a_fingerprint_when_the_module_is_there(tmp_path, monkeypa
     text = engine_report.markdown(report)
     assert "## Which Baloot it plays\n\n### Fingerprint\n\nplays --preset saudi-federation --set tie_rule=digit" in text
     assert "`--preset saudi-federation --set tie_rule=digit`" in engine_report.matrix([report])
+    assert report["fingerprint_cases"] == [] and report["fingerprint_unclassified"] == []
 
     monkeypatch.setattr(engine_report, "fingerprint_module", lambda: None)
     made, note = engine_report.make_fingerprint("node x.mjs")
@@ -176,3 +177,22 @@ def test_report_embeds_a_fingerprint_when_the_module_is_there(tmp_path, monkeypa
     monkeypatch.setattr(engine_report, "fingerprint_module", lambda: Broken)
     made, note = engine_report.make_fingerprint("node x.mjs")
     assert made is None and note == "the fingerprint failed: RuntimeError: engine died"
+
+
+def test_cases_that_differ_under_the_fingerprint_variant_are_explained_too():
+    """What differs under the variant the fingerprint found is joined with classification.json
+    like a run's failures; one it does not explain is listed as unclassified."""
+    fp = {"format": "baloot-fingerprint/1", "variant": {"line": "--preset default"}, "knobs": {},
+          "closest_preset": {"name": "default", "differs_on": []}, "engine": {"name": "toy"},
+          "run": {"pass": 1, "fail": 2, "not_answered": 0, "failures": [
+              {"id": "play.b.001", "depends_on": [], "engine": "legal: [1]", "expected": "legal: [2]", "features": []},
+              {"id": "play.c.001", "depends_on": [], "engine": "x", "expected": "y", "features": []}]}}
+    entries = [{"cases": ["play.b.001"], "cause": "departure", "rules": ["r"], "quote": "q", "explanation": "e"}]
+    report = engine_report.make_report(run_of({"id": "play.b.001", "status": "pass"}), MANIFEST,
+                                       {"entries": entries}, "2026-01-01", fp, "")
+    assert [(c["id"], c["cause"]) for c in report["fingerprint_cases"]] == [("play.b.001", "departure")]
+    assert [c["id"] for c in report["fingerprint_unclassified"]] == ["play.c.001"]
+    assert report["unclassified"] == []
+    text = engine_report.markdown(report)
+    assert "### Why each case differs under that variant" in text and "play.c.001" in text
+    assert "under it 2 cases differ (1 departure)" in engine_report.matrix([report])

@@ -122,3 +122,60 @@ def test_the_fixed_adapter_says_what_it_plays():
     assert answer["plays"]["preset"] == "riyadh" and answer["plays"]["set"] == {"kawesh": True}
     assert answer["presets"] == ["riyadh"] and answer["knobs"] == {"kawesh": [True]}
     assert "audit" not in answer["commands"]
+
+
+@pytest.fixture(scope="module")
+def first_lead_cases():
+    """Witnesses of first_lead (each has a position and doubling events), a few of each kind."""
+    cases = [c for c in load_corpus() if "first_lead" in (c.depends_on or ())]
+    return [c for c in cases if c.id.startswith(("play.first-lead.", "play.knobs.01", "deal.order.01"))]
+
+
+def test_a_position_another_variant_would_not_reach_rules_nothing_out(first_lead_cases, reference):
+    """An engine given positions is told who leads: its answers cannot show first_lead, so a
+    reference that refuses the position under first_lead=buyer must not rule buyer out."""
+    fp = fingerprint([sys.executable, str(ENGINES), "positions"], cases=first_lead_cases, reference=reference)
+    verdict = fp["knobs"]["first_lead"]
+    assert verdict["status"] == NOT_TESTABLE, verdict
+    assert "buyer" in verdict["reason"] and "position" in verdict["reason"]
+    assert fp["run"]["fail"] == 0 and fp["run"]["pass"] == len(first_lead_cases)
+
+
+def test_events_the_engine_refuses_before_the_position_are_asked_from_it(first_lead_cases, reference):
+    """An engine whose doubling refuses our events is asked from the position (as a run asks
+    it); its refusal is never taken to agree with another refusal (a play under first_lead=buyer)."""
+    fp = fingerprint([sys.executable, str(ENGINES), "no-doubling-events"], cases=first_lead_cases, reference=reference)
+    assert fp["run"]["fail"] == 0, fp["run"]["failures"]
+    assert set(fp["events_refused"]) == {c.id for c in first_lead_cases}
+    assert fp["knobs"]["first_lead"]["status"] == NOT_TESTABLE
+
+
+def test_two_refusals_agree_only_at_the_same_event():
+    from baloot_spec.conformance.fingerprint_ask import Observation
+    assert Observation(refused=True, refused_at=3).agrees(Observation(refused=True, refused_at=3))
+    assert not Observation(refused=True, refused_at=3).agrees(Observation(refused=True, refused_at=10))
+    assert not Observation(keys=(("turn", '"N"'),)).agrees(Observation(moot=True))
+
+
+def test_a_pair_move_never_trades_one_agreeing_witness_for_another():
+    """_explain_by_pairs moves only where no witness of the two knobs stops agreeing: gaining the
+    differing case at the price of another witness is no explanation (the count stays level)."""
+    from types import SimpleNamespace
+    from baloot_spec.conformance.fingerprint import _explain_by_pairs
+    from baloot_spec.conformance.fingerprint_ask import Observation
+
+    def obs(value):
+        return Observation(keys=(("x", str(value)),))
+
+    c1, c2, c3 = (SimpleNamespace(id=i, depends_on=d) for i, d in (("c1", ("A",)), ("c2", ("A",)), ("c3", ("B",))))
+    # the reference's answer per case under (A, B); the engine answers 1 to every case
+    table = {"c1": lambda a, b: a and b, "c2": lambda a, b: not (a and b), "c3": lambda a, b: 1}
+    ref = SimpleNamespace(names=["A", "B"], values=lambda name, current: [0, 1], refused=lambda knobs: False,
+                          answer=lambda c, k, form, entry: obs(int(bool(table[c.id](k["A"], k["B"])))))
+    asked = SimpleNamespace(answers={c.id: obs(1) for c in (c1, c2, c3)}, how=lambda c: ("events", None))
+    knobs = {"A": 0, "B": 0}
+    moved = _explain_by_pairs(knobs, [c1, c2, c3], {"A": [c1, c2], "B": [c3]}, asked, ref, [10])
+    assert moved == "" and knobs == {"A": 0, "B": 0}
+    table["c2"] = lambda a, b: 1          # now nothing is lost by the move: it is made
+    moved = _explain_by_pairs(knobs, [c1, c2, c3], {"A": [c1, c2], "B": [c3]}, asked, ref, [10])
+    assert moved == "A=1 and B=1" and knobs == {"A": 1, "B": 1}

@@ -117,6 +117,7 @@ def make_report(run: dict, manifest: dict, classification: dict, date: str,
             if entry.get(key):
                 row[key] = entry[key]
         cases.append(row)
+    fp_cases, fp_unclassified = explain_fingerprint(fingerprint, entries)
     totals = run["totals"]
     by_cause = {cause: sum(1 for c in cases if c["cause"] == cause) for cause in CAUSES}
     return {
@@ -136,7 +137,32 @@ def make_report(run: dict, manifest: dict, classification: dict, date: str,
         "unclassified": unclassified,
         "fingerprint": fingerprint,
         "fingerprint_note": "" if fingerprint else (fingerprint_note or "no fingerprint was made"),
+        # the cases that still differ under the variant the fingerprint found, each explained
+        "fingerprint_cases": fp_cases,
+        "fingerprint_unclassified": fp_unclassified,
     }
+
+
+def explain_fingerprint(fingerprint: dict | None, entries: list) -> tuple[list, list]:
+    """Every case that differs under the fingerprint's variant (what no known variant explains)
+    joined with the classification, as a failure of the run is: (explained rows, unexplained)."""
+    rows, unclassified = [], []
+    for failure in ((fingerprint or {}).get("run") or {}).get("failures", []):
+        engine = failure.get("engine", "")
+        # an engine that refused the setup or erred never answered: a run calls that an error
+        status = "error" if engine.startswith(("the setup refused", "error (")) else "fail"
+        row = {"id": failure["id"], "status": status,
+               "message": f"the engine: {engine}; the variant: {failure.get('expected', '')}"}
+        entry = classify(row, entries)
+        if entry is None:
+            unclassified.append(row)
+            continue
+        row.update({"cause": entry["cause"], "rules": entry.get("rules", [])})
+        for key in ("knob", "quote", "explanation"):
+            if entry.get(key):
+                row[key] = entry[key]
+        rows.append(row)
+    return rows, unclassified
 
 
 def summary_line(name: str, commit: str, totals: dict) -> str:
@@ -160,14 +186,40 @@ def markdown(report: dict) -> str:
     if report["unclassified"]:
         lines += ["", f"**{len(report['unclassified'])} cases are not explained yet:** "
                   + ", ".join(c["id"] for c in report["unclassified"])]
+    lines += explained_sections(report["cases"], "##")
+    lines += ["", "## Which Baloot it plays", ""]
+    if report.get("fingerprint"):  # its headings one level under this section's
+        lines += ["#" + line if line.startswith("#") else line
+                  for line in fingerprint_markdown(report["fingerprint"]).rstrip("\n").split("\n")]
+        rows, unexplained = report.get("fingerprint_cases", []), report.get("fingerprint_unclassified", [])
+        lines += ["", "### Why each case differs under that variant", ""]
+        if unexplained:
+            lines.append(f"**{len(unexplained)} cases are not explained yet:** " + ", ".join(c["id"] for c in unexplained))
+        counts = {cause: sum(1 for r in rows if r["cause"] == cause) for cause in CAUSES}
+        lines.append("By cause: " + ", ".join(f"{cause} {n}" for cause, n in counts.items() if n) if rows
+                     else "No case differs under that variant.")
+        lines += explained_sections(rows, "####")
+    else:
+        lines.append(f"No fingerprint: {report.get('fingerprint_note') or 'none was made'}.")
+    lines += ["", "## Features", "", "| feature | pass | fail | error | skipped | unsupported |",
+              "| --- | --- | --- | --- | --- | --- |"]
+    for name, counts in report["features"].items():
+        lines.append(f"| {name} | " + " | ".join(str(counts.get(k, 0)) for k in
+                                                  ("pass", "fail", "error", "skipped", "unsupported")) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def explained_sections(cases: list, heading: str) -> list:
+    """The explained cases grouped by cause, then by explanation (one bullet per explanation)."""
+    lines = []
     groups: dict = {}
-    for case in report["cases"]:
+    for case in cases:
         groups.setdefault((case["cause"], case.get("explanation", "")), []).append(case)
     for cause in CAUSES:
         chosen = [(key, rows) for key, rows in groups.items() if key[0] == cause]
         if not chosen:
             continue
-        lines += ["", f"## {cause} ({sum(len(r) for _, r in chosen)})"]
+        lines += ["", f"{heading} {cause} ({sum(len(r) for _, r in chosen)})"]
         for (_, explanation), rows in chosen:
             first = rows[0]
             lines += ["", f"- **{', '.join(r['id'] for r in rows)}**"]
@@ -179,18 +231,7 @@ def markdown(report: dict) -> str:
             lines.append(f"  - {explanation}")
             if cause != "skipped":
                 lines.append(f"  - e.g. {first['id']}: {first['message']}")
-    lines += ["", "## Which Baloot it plays", ""]
-    if report.get("fingerprint"):  # its headings one level under this section's
-        lines += ["#" + line if line.startswith("#") else line
-                  for line in fingerprint_markdown(report["fingerprint"]).rstrip("\n").split("\n")]
-    else:
-        lines.append(f"No fingerprint: {report.get('fingerprint_note') or 'none was made'}.")
-    lines += ["", "## Features", "", "| feature | pass | fail | error | skipped | unsupported |",
-              "| --- | --- | --- | --- | --- | --- |"]
-    for name, counts in report["features"].items():
-        lines.append(f"| {name} | " + " | ".join(str(counts.get(k, 0)) for k in
-                                                  ("pass", "fail", "error", "skipped", "unsupported")) + " |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def fingerprint_module():
@@ -287,7 +328,12 @@ def matrix(reports: list[dict]) -> str:
 def fingerprint_cell(report: dict) -> str:
     """The variant line the engine's fingerprint found (`--preset P --set K=V ...`), or '—'."""
     line = ((report.get("fingerprint") or {}).get("variant") or {}).get("line")
-    return f"`{line}`" if line else "—"
+    if not line:
+        return "—"
+    rows = report.get("fingerprint_cases", []) + report.get("fingerprint_unclassified", [])
+    causes = {cause: sum(1 for r in rows if r.get("cause") == cause) for cause in CAUSES}
+    said = ", ".join(f"{n} {cause}" for cause, n in causes.items() if n)
+    return f"`{line}`; under it {len(rows)} cases differ" + (f" ({said})" if said else "")
 
 
 def write_matrix(text: str) -> None:
@@ -352,9 +398,13 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / f"{args.engine}.md").write_text(markdown(report), encoding="utf-8")
         print(report["summary"])
         print("by cause: " + ", ".join(f"{k} {v}" for k, v in report["by_cause"].items()))
-        if report["unclassified"]:
-            print(f"{len(report['unclassified'])} cases not explained by classification.json: "
-                  + ", ".join(c["id"] for c in report["unclassified"]), file=sys.stderr)
+        if report["fingerprint"]:
+            print(f"fingerprint: {report['fingerprint']['variant']['line']}; under it "
+                  f"{len(report['fingerprint_cases']) + len(report['fingerprint_unclassified'])} cases differ")
+        unexplained = report["unclassified"] + report["fingerprint_unclassified"]
+        if unexplained:
+            print(f"{len(unexplained)} cases not explained by classification.json: "
+                  + ", ".join(c["id"] for c in unexplained), file=sys.stderr)
             return 1
         return 0
     except ReportError as err:

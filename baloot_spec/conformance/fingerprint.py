@@ -24,7 +24,10 @@ reference engine's answers under candidate variants, never asked again. The meth
    is reported only when the engine agrees with V on every informative witness and every other
    value u of K is ruled out by one of them (the witness's answer under V with K = u differs):
    no case counts for K that K does not change at V, so another knob's value cannot be what it
-   shows. If several values agree with every informative witness, or there is none, K is
+   shows. A witness is compared on the keys of its answer that K's values change (a departure
+   in another key is another knob's business, or none's), and a reference answer that is moot
+   (the position the engine was given is not one of that variant's, fingerprint_ask.py) neither
+   tells K's values apart nor rules one out. If several values agree with every informative witness, or there is none, K is
    "not testable" (with the candidates); if no value agrees with all of them, K is "none of
    them" (a departure no knob value describes; the closest value stays in the variant line).
 4. The closest preset, the `--preset P --set K=V ...` line of V, and every answered case judged
@@ -48,6 +51,7 @@ from ..rules.loader import load_constraints, load_params, load_presets
 from .corpus import Case, corpus_digest, load_corpus
 from .fingerprint_ask import Asked, Observation, ask_engine, observed
 from .fingerprint_report import to_markdown, console_lines  # noqa: F401 (this module's API)
+from ..engine.position import PositionError
 from .positions import start_from_entry
 from .runner import HAND_QUESTIONS, SetupRefused, reference_pair, replay_setup
 
@@ -140,8 +144,10 @@ class Reference:
                     if case.kind == "reject" and actual.get("reject") is None:
                         _apply_accepted(self.rules(knobs), case)
                 got = observed(expected, actual) or Observation(error="no expected key answered")
-            except SetupRefused:
-                got = Observation(refused=True)
+            except SetupRefused as exc:
+                got = Observation(refused=True, refused_at=exc.index)
+            except PositionError as exc:   # (the position's own events refused, or no position of these rules)
+                got = _position_refused(exc)
             except (BalootError, KeyError, TypeError, ValueError) as exc:
                 got = Observation(error=f"{type(exc).__name__}: {exc}")
             self.memo[memo_key] = got
@@ -152,6 +158,15 @@ class Reference:
         if knob.type == "int":
             return sorted(set(INT_CANDIDATES) | {current, knob.default})
         return [_typed(v) for v in knob.values]
+
+
+def _position_refused(exc: PositionError) -> Observation:
+    """A refused event after the position is a refusal (the engine meets it too, at the same
+    index); a position these rules would not reach is moot: the case cannot tell them apart."""
+    where = exc.path
+    if where.startswith("events[") and where.endswith("]") and where[7:-1].isdigit():
+        return Observation(refused=True, refused_at=int(where[7:-1]))
+    return Observation(moot=True)
 
 
 def _typed(value):
@@ -218,6 +233,8 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
         "variant": {"preset": closest, "set": sets, "line": variant_line(closest, sets), "knobs": dict(knobs)},
         "presets": {name: {"agree": score, "answered": len(answered)} for name, score in preset_scores.items()},
         "run": run,
+        # case id -> the setup event the engine refused; the case was then asked from its position
+        "events_refused": dict(getattr(asked, "refused_events", {})),
         "search": {"start": start, "sweeps": sweeps, "variants_compiled": ref.variants,
                    "pairs_tried": PAIR_BUDGET - budget[0],
                    "reference_answers": len(ref.memo)},
@@ -304,9 +321,9 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
                     if not asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
                         continue
                     group = {c.id: c for c in witnesses[name] + witnesses[other]}.values()
-                    before = sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
-                    after = sum(asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in group)
-                    if after < before:
+                    # no agreement lost (a count that stays level may trade one witness for another)
+                    if any(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))
+                           and not asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in group):
                         continue
                     knobs.update({name: value, other: other_value})
                     for knob in (name, other):
@@ -324,7 +341,9 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
         trial = dict(knobs, **{name: value})
         if value == current or not ref.refused(trial):
             tried[json.dumps(value)] = trial
-    informative = [c for c in group if len({asked.answers[c.id].seen(ref.answer(c, t, *asked.how(c))) for t in tried.values()}) > 1]
+    answers = {c.id: {text: ref.answer(c, t, *asked.how(c)) for text, t in tried.items()} for c in group}
+    # a moot answer (the position given is not one of that variant's) neither tells nor rules out
+    informative = [c for c in group if len({asked.answers[c.id].seen(a) for a in answers[c.id].values() if not a.moot}) > 1]
     if not informative:
         if not listed:
             reason = "no case of the corpus depends on it"
@@ -332,11 +351,23 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
             reason = f"the engine answered none of its {len(listed)} witnesses ({_why_unanswered(listed, asked)})"
         else:
             reason = f"none of the {len(group)} witnesses the engine answered tells its values apart under this variant"
+            moot = sorted({_show(json.loads(text)) for c in group for text, a in answers[c.id].items() if a.moot})
+            if moot:
+                reason += (f" (under {name} = {', '.join(moot)} the positions the engine was given are not that "
+                           "variant's: a position fixes what they would show)")
         return {"status": NOT_TESTABLE, "value_assumed": current, "reason": reason, "witnesses": []}
-    agree = {text: all(asked.answers[c.id].agrees(ref.answer(c, t, *asked.how(c))) for c in informative) for text, t in tried.items()}
+    # each witness is judged on the keys the knob's values change (another departure may spoil the rest)
+    telling = {c.id: asked.answers[c.id].telling_keys([a for a in answers[c.id].values() if not a.moot])
+               for c in informative}
+
+    def fits(case: Case, text: str) -> bool:
+        answer = answers[case.id][text]
+        return answer.moot or asked.answers[case.id].agrees(answer, telling[case.id])
+
+    agree = {text: all(fits(c, text) for c in informative) for text in tried}
     consistent = [json.loads(text) for text, ok in agree.items() if ok]
     if not consistent:
-        departures = [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))]
+        departures = [c.id for c in informative if not fits(c, json.dumps(current))]
         return {"status": NONE_OF_THEM, "closest": current, "departures": departures,
                 "reason": f"no value of {name} agrees with all of its {len(informative)} telling witnesses; "
                           f"closest {_show(current)}, which {len(departures)} of them contradict",
@@ -347,8 +378,7 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
                 "witnesses": [c.id for c in informative]}
     value = consistent[0]       # (the current value, unless a search cut short by its limits left it elsewhere)
     mine = json.dumps(value)
-    rules_out = {text: [c.id for c in informative if not asked.answers[c.id].agrees(ref.answer(c, t, *asked.how(c)))]
-                 for text, t in tried.items() if text != mine}
+    rules_out = {text: [c.id for c in informative if not fits(c, text)] for text in tried if text != mine}
     return {"status": MATCHED, "value": value, "witnesses": sorted({i for ids in rules_out.values() for i in ids}),
             "rules_out": rules_out}
 
@@ -361,20 +391,22 @@ def _why_unanswered(listed: list[Case], asked: Asked) -> str:
 
 def _run_under(knobs: dict, cases: list[Case], asked: Asked, ref: Reference) -> dict:
     """Every answered case judged under the variant found."""
-    failures = []
+    failures, moot = [], []
     passed = 0
     for case in cases:
         got = asked.answers.get(case.id)
         if got is None:
             continue
         expected = ref.answer(case, knobs, *asked.how(case))
-        if got.agrees(expected):
+        if expected.moot:     # (the position the engine was given is not one of this variant's)
+            moot.append(case.id)
+        elif got.agrees(expected):
             passed += 1
         else:
             failures.append({"id": case.id, "depends_on": list(case.depends_on or ()), "engine": got.shown(),
                              "expected": expected.shown(), "features": list(case.features)})
     return {"pass": passed, "fail": len(failures), "not_answered": len(cases) - len(asked.answers),
-            "failures": failures}
+            "failures": failures, "moot": moot}
 
 
 def _show(value) -> str:

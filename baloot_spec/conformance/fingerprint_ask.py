@@ -9,15 +9,21 @@ refuse), else as a position (derived under that preset); the form and the positi
 so that the reference answers the same question. What the
 engine's hello does not claim (a command, a feature, a key it produces, a setup form) is not
 asked; preset and knob claims are ignored: the point is to find out which variant it plays.
+When the engine refuses one of the events that the case's position stands for (its auction,
+say, has a step ours lacks), the case is asked again from that position, as a run asks it: the
+question is then still put (`Asked.refused_events` keeps what the events met).
 An answer is kept as an Observation: the expected keys of the case, each projected onto the
 shape of its expected value (extra keys the engine gives are not compared, as in a run), or
-the setup refused, or an error.
+the setup refused (with which event: two refusals agree only at the same event), or an error.
+The reference's answer may also be `moot`: the position the engine was given is not one of
+that variant's (its rules would have another seat lead, say), so the case cannot tell that
+variant from the engine's (it neither agrees nor rules the variant out, fingerprint.py).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .capabilities import produced_keys
 from .corpus import Case
@@ -36,25 +42,46 @@ class Observation:
 
     keys: tuple = ()           # ((key, json), ...) sorted
     refused: bool = False
+    refused_at: int | None = None   # the index of the setup event refused (None: not one event)
     error: str = ""
+    moot: bool = False         # (the reference's only) the position given is not one of this variant's
 
-    def agrees(self, reference: "Observation") -> bool:
-        """Whether the reference's answer is this one on every key this one has."""
+    def agrees(self, reference: "Observation", keys=None) -> bool:
+        """Whether the reference's answer is this one on every key this one has (only `keys`,
+        if given; a moot answer agrees with nothing, and fingerprint.py does not let it rule a
+        value out either)."""
+        if reference.moot:
+            return False
         if self.refused or reference.refused or self.error or reference.error:
-            return (self.refused and reference.refused) or (bool(self.error) and bool(reference.error))
+            if self.refused and reference.refused:
+                return self.refused_at == reference.refused_at
+            return bool(self.error) and bool(reference.error)
         theirs = dict(reference.keys)
-        return all(theirs.get(k) == v for k, v in self.keys)
+        return all(theirs.get(k) == v for k, v in self.keys if keys is None or k in keys)
+
+    def telling_keys(self, references: list) -> frozenset | None:
+        """The keys of this answer on which `references` (a knob's values) differ: a knob is
+        judged on what it changes, not on a key another departure spoils (None: all of them,
+        when one of the references is no answer)."""
+        if self.refused or self.error or any(r.refused or r.error or r.moot for r in references):
+            return None
+        maps = [dict(r.keys) for r in references]
+        return frozenset(k for k, _ in self.keys if len({m.get(k) for m in maps}) > 1)
 
     def seen(self, reference: "Observation"):
         """The reference's answer as far as this one can tell it apart (its keys only)."""
+        if reference.moot:
+            return ("moot",)
         if reference.refused or reference.error:
-            return ("refused",) if reference.refused else ("error",)
+            return ("refused", reference.refused_at) if reference.refused else ("error",)
         theirs = dict(reference.keys)
         return tuple(theirs.get(k) for k, _ in self.keys) if self.keys else ("answered",)
 
     def shown(self) -> str:
+        if self.moot:
+            return "not askable (the position given is not one of this variant's)"
         if self.refused:
-            return "the setup refused"
+            return "the setup refused" + ("" if self.refused_at is None else f" at event {self.refused_at}")
         if self.error:
             return f"error ({self.error[:120]})"
         return "; ".join(f"{k}: {v}" for k, v in self.keys)
@@ -88,6 +115,7 @@ class Asked:
     forms: dict                # case id -> "events" or "position:<preset>": how its hand was given
     entries: dict              # case id -> the position entry sent (form "position:...")
     preset: str = "default"    # the preset every case was sent under
+    refused_events: dict = field(default_factory=dict)   # case id -> the event refused, then asked by position
 
     def how(self, case: Case) -> tuple:
         """(form, position entry) the case was asked in: what the reference must answer from."""
@@ -103,11 +131,12 @@ def ask_engine(argv: list[str], cases: list[Case], timeout: float = 10.0, progre
         tail = f"\n--- engine stderr ---\n{exc.stderr.rstrip()}" if exc.stderr else ""
         raise EngineUnavailable(f"{exc.message}{tail}") from None
     claims = Claims.from_hello(hello)
+    positions = "position" in claims.setups
     if "events" in claims.setups:
         engine.setups = ("events",)
         claims = replace(claims, setups=frozenset({"events"}))
     preset = own_preset(hello)
-    answers, not_answered, forms, entries = {}, {}, {}, {}
+    answers, not_answered, forms, entries, refused_events = {}, {}, {}, {}, {}
     try:
         for number, original in enumerate(cases, 1):
             case = Case(dict(original.data, variant={"preset": preset, "set": {}}), original.file, original.index)
@@ -120,6 +149,10 @@ def ask_engine(argv: list[str], cases: list[Case], timeout: float = 10.0, progre
                 if form == "position":
                     entries[case.id] = entry_of(case)
                 got = _ask(engine, case)
+                if positions and forms[case.id] == "events" and _refused_before_position(got, case):
+                    refused_events[case.id] = got.refused_at
+                    got = _ask_by_position(engine, case)
+                    forms[case.id], entries[case.id] = f"position:{preset}", entry_of(case)
                 if isinstance(got, Observation):
                     answers[case.id] = got
                 else:
@@ -128,7 +161,30 @@ def ask_engine(argv: list[str], cases: list[Case], timeout: float = 10.0, progre
                 progress(f"asked the engine {number}/{len(cases)} cases")
     finally:
         engine.close()
-    return Asked(dict(claims.engine), hello, answers, not_answered, forms, entries, preset)
+    return Asked(dict(claims.engine), hello, answers, not_answered, forms, entries, preset, refused_events)
+
+
+def _refused_before_position(got, case: Case) -> bool:
+    """Whether the engine refused one of the events that the case's position stands for (not
+    one the position still applies, whose refusal is the engine's answer)."""
+    if not isinstance(got, Observation) or not got.refused or got.refused_at is None:
+        return False
+    if case.kind not in POSITION_KINDS:
+        return False
+    entry = entry_of(case)
+    if entry is None:
+        return False
+    return got.refused_at < len(case.data["setup"].get("events", [])) - len(entry["events"])
+
+
+def _ask_by_position(engine: ProtocolEngine, case: Case):
+    """The case asked again, from its position (the engine claims that setup form)."""
+    restricted = engine.setups
+    engine.setups = ("position",)
+    try:
+        return _ask(engine, case)
+    finally:
+        engine.setups = restricted
 
 
 def own_preset(hello: dict) -> str:
@@ -142,8 +198,8 @@ def _ask(engine: ProtocolEngine, case: Case):
         expected, actual = ask_case(engine, case)
     except Skipped as exc:
         return f"skipped by the engine: {exc}"
-    except SetupRefused:
-        return Observation(refused=True)
+    except SetupRefused as exc:
+        return Observation(refused=True, refused_at=exc.index)
     except Errored as exc:
         text = exc.args[0] if isinstance(exc.args[0], str) else json.dumps(exc.args[0])
         return Observation(error=f"the engine reported an error: {text}")

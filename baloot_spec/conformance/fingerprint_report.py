@@ -55,8 +55,11 @@ def console_lines(fp: dict, quiet: bool = False) -> list[str]:
     differs = ", ".join(closest["differs_on"]) or "nothing"
     lines.append(f"closest preset: {closest['name']} (differs on {len(closest['differs_on'])} knobs: {differs})")
     lines.append(f"variant: {fp['variant']['line']}")
+    moot = run.get("moot") or []
     lines.append(f"conformance under that variant: {run['pass']} agree, {run['fail']} differ, "
-                 f"{run['not_answered']} not answered (of {run['pass'] + run['fail'] + run['not_answered']} cases asked)")
+                 + (f"{len(moot)} not askable (the position given is not one of its), " if moot else "")
+                 + f"{run['not_answered']} not answered "
+                 f"(of {run['pass'] + run['fail'] + len(moot) + run['not_answered']} cases asked)")
     for failure in run["failures"][: None if not quiet else 10]:
         lines.append(f"  DIFFERS {failure['id']}: the engine: {failure['engine'][:200]}; the variant: "
                      f"{failure['expected'][:200]}")
@@ -73,7 +76,9 @@ def to_markdown(fp: dict) -> str:
            f"{counts[NONE_OF_THEM]} none of them, {counts[NOT_TESTABLE]} not testable.", "",
            f"- closest preset: **{fp['closest_preset']['name']}**",
            f"- the variant it plays: `{fp['variant']['line']}`",
-           f"- under that variant: {run['pass']} cases agree, {run['fail']} differ, {run['not_answered']} not answered",
+           f"- under that variant: {run['pass']} cases agree, {run['fail']} differ, {run['not_answered']} not answered"
+           + (f"; {len(run['moot'])} cannot be asked of it (the position the engine was given is not one of its: "
+              f"{_ids(run['moot'])})" if run.get("moot") else ""),
            "", "| knob | value | witnesses / why |", "| --- | --- | --- |"]
     for name, what, why in knob_rows(fp):
         out.append(f"| `{name}` | {what} | {why.replace('|', '/')} |")

@@ -91,7 +91,12 @@ def compared_outcome(case: Case, expected: dict, actual, produced=None) -> "Outc
 
 
 class SetupRefused(BalootError):
-    """An event of a case's (or position's) setup that the rules refuse."""
+    """An event of a case's (or position's) setup that the rules refuse; `index` says which
+    (None: not one event), so that two refusals can be told apart (the fingerprint)."""
+
+    def __init__(self, message: str, index: int | None = None):
+        super().__init__(message)
+        self.index = index
 
 
 def replay_setup(rules, setup: dict) -> Hand:
@@ -101,7 +106,7 @@ def replay_setup(rules, setup: dict) -> Hand:
         try:
             hand.apply(event)
         except IllegalAction as refusal:
-            raise SetupRefused(f"setup.events[{index}] {json.dumps(event)} was refused: {refusal}") from None
+            raise SetupRefused(f"setup.events[{index}] {json.dumps(event)} was refused: {refusal}", index) from None
     return hand
 
 

@@ -3,7 +3,12 @@
     python tests/data/fingerprint_engines.py plant FACTS.json   the built-in engine playing `default`,
         except one answer: the score of exactly these facts (a case's setup as the protocol sends
         it) gets 100 more converted and written points for NS, a departure no knob value describes;
-    python tests/data/fingerprint_engines.py skip              answers hello, then `skipped` to everything.
+    python tests/data/fingerprint_engines.py skip              answers hello, then `skipped` to everything;
+    python tests/data/fingerprint_engines.py positions         the built-in engine playing `default` that
+        takes positions only (hello `setups: ["position"]`), like an engine whose game loop deals itself;
+    python tests/data/fingerprint_engines.py no-doubling-events  the built-in engine playing `default`
+        that takes events and positions but refuses every doubling event given as an event (an
+        auction with a step ours lacks, as a real app's may have).
 """
 
 import json
@@ -36,14 +41,42 @@ class SkippingEngine(served.BuiltinEngine):
         return {"seq": request.get("seq"), "skipped": "this engine answers nothing"}
 
 
+class PositionsOnlyEngine(served.BuiltinEngine):
+    def __init__(self):
+        super().__init__(plays={"preset": "default", "set": {}})
+
+    def _hello(self, request):
+        return dict(super()._hello(request), setups=["position"])
+
+
+class NoDoublingEventsEngine(served.BuiltinEngine):
+    def __init__(self):
+        super().__init__(plays={"preset": "default", "set": {}})
+
+    def _apply(self, request):
+        events = request["events"]
+        refused = next((i for i, e in enumerate(events) if e.get("type") == "double"), None)
+        if refused is None:
+            return super()._apply(request)
+        body = super()._apply(dict(request, events=events[:refused]))
+        if len(body["results"]) == refused and all(r["accepted"] for r in body["results"]):
+            body["results"].append({"accepted": False, "rule": "test.no-doubling-event",
+                                    "message": "this engine's doubling has a step of its own"})
+        return body
+
+
 def main() -> int:
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
     if mode == "plant":
         engine = PlantedEngine(json.loads(Path(sys.argv[2]).read_text(encoding="utf-8")))
     elif mode == "skip":
         engine = SkippingEngine()
+    elif mode == "positions":
+        engine = PositionsOnlyEngine()
+    elif mode == "no-doubling-events":
+        engine = NoDoublingEventsEngine()
     else:
-        print("usage: fingerprint_engines.py plant FACTS.json | skip", file=sys.stderr)
+        print("usage: fingerprint_engines.py plant FACTS.json | skip | positions | no-doubling-events", file=sys.stderr)
         return 2
     for line in sys.stdin:
         if not line.strip():
