@@ -8,8 +8,8 @@ about 65 of them. Written out as `for` loops in the generated function, the same
 in the same order, by the same operations, and the same error is raised at the same point; the
 frames are gone (PEP 709 does the same for list comprehensions in Python 3.12).
 
-The lowering works on the generated module's Python (an `ast` pass), never on rule text, and
-keeps the evaluation order exactly: an expression holding a comprehension becomes statements
+The lowering works on the generated functions' `ast` (rules/module.py), never on rule text
+nor on generated text, and keeps the evaluation order exactly: an expression holding a comprehension becomes statements
 that compute, in order, everything Python would evaluate before it (into temporaries), then the
 loop; `a and b`, `a or b` and `x if c else y` become `if` statements, so what Python would not
 evaluate is still not evaluated. An expression this pass does not know how to take apart is left
@@ -22,11 +22,8 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
-import re
-from functools import lru_cache
 
 _COMPREHENSIONS = (ast.ListComp, ast.DictComp, ast.GeneratorExp)
-_DEF = re.compile(r"def ([A-Za-z_][A-Za-z_0-9]*)\(")
 # Names the generated code never rebinds within a function: reading them early or late is the
 # same (state, action, candidates, globals: constants, builtins, rule functions, records).
 _STABLE_PREFIXES = ("k_", "b_", "f_", "v_", "_R", "_LazyMap", "_t", "_l")
@@ -34,32 +31,11 @@ _STABLE_NAMES = frozenset({"S", "A", "C", "V", "None", "True", "False", "len", "
                            "next", "map"})
 
 
-def lower_module(source: str) -> str:
-    """Generated code `source` (one or more function definitions) with its functions'
-    comprehensions written out as loops (`source` itself when there is none)."""
-    if " for " not in source:
-        return source
-    # (remembered without the function's own name, which is a number that shifts from variant
-    # to variant when the bodies do not)
-    found = _DEF.match(source)
-    if found is None:
-        return _lowered(source)
-    name = found.group(1)
-    return _lowered(source.replace(f"def {name}(", "def _F(", 1)).replace("def _F(", f"def {name}(", 1)
-
-
-@lru_cache(maxsize=8192)
-def _lowered(source: str) -> str:
-    # (parsing and unparsing are the cost, about 0.2 s for a variant's whole module: the builder
-    # lowers function by function, and the variants of a corpus run share most functions)
-    tree = ast.parse(source)
-    changed = False
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            lowerer = _Lowerer()
-            node.body = lowerer.block(node.body)
-            changed = changed or lowerer.changed
-    return ast.unparse(ast.fix_missing_locations(tree)) + "\n" if changed else source
+def lower_function(function: ast.FunctionDef) -> ast.FunctionDef:
+    """A generated function with its comprehensions written out as loops (its body is
+    replaced; the expressions it holds are not changed in place, so they may be shared)."""
+    function.body = _Lowerer().block(function.body)
+    return function
 
 
 def _has_comprehension(node) -> bool:

@@ -13,42 +13,23 @@ again, is written out:
 - `next((e for v in xs if c), d)` (first / any / all) becomes `e1 if c1 else (e2 if c2 else d)`,
   which evaluates the same tests and items, lazily, in the same order.
 
-This works on the generated Python (an `ast` pass), never on rule text.
+This works on the emitted `ast`, never on rule text nor on generated text.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
-from functools import lru_cache
 
 MAX_ITEMS = 4
 
 
-def unroll(source: str, constants: tuple) -> str:
-    """`source` (a Python expression) with such loops written out; `source` itself if none.
+def unroll(node: ast.expr, constants: tuple) -> ast.expr:
+    """An emitted `ast` expression (expr/emit.py) with such loops written out, changed in place
+    (it must not be shared): a new node where the whole of it was a loop, `node` itself otherwise.
     `constants` (from short_lists) pairs a generated constant's name (`k_teams`) with its items."""
-    # (parsing is the cost: skip what has no loop over a short list, and remember the rest, since
-    # the 46 variants of a corpus run share most of their expressions)
-    if " for " not in source or not (" in [" in source or any(name in source for name, _ in constants)):
-        return source
-    return _unrolled(source, constants)
-
-
-@lru_cache(maxsize=4096)
-def _unrolled(source: str, constants: tuple) -> str:
-    tree = ast.parse(source, mode="eval")
-    unroller = _Unroller(dict(constants))
-    tree = unroller.visit(tree)
-    return ast.unparse(tree) if unroller.changed else source
-
-
-def unroll_tree(node: ast.expr, constants: tuple) -> ast.expr:
-    """The same, on an emitted `ast` expression (expr/emit.py), with no text in between: a new
-    node where a loop was written out, `node` itself otherwise."""
-    unroller = _Unroller(dict(constants))
     wrapper = ast.Expression(body=node)
-    unroller.visit(wrapper)
+    _Unroller(dict(constants)).visit(wrapper)
     return wrapper.body
 
 
