@@ -20,10 +20,10 @@ that no generated name uses.
 from __future__ import annotations
 
 import ast
-import copy
 import itertools
 
-_COMPREHENSIONS = (ast.ListComp, ast.DictComp, ast.GeneratorExp)
+from .astutil import ComprehensionFinder, clone
+
 # Names the generated code never rebinds within a function: reading them early or late is the
 # same (state, action, candidates, globals: constants, builtins, rule functions, records).
 _STABLE_PREFIXES = ("k_", "b_", "f_", "v_", "_R", "_LazyMap", "_t", "_l")
@@ -36,10 +36,6 @@ def lower_function(function: ast.FunctionDef) -> ast.FunctionDef:
     replaced; the expressions it holds are not changed in place, so they may be shared)."""
     function.body = _Lowerer().block(function.body)
     return function
-
-
-def _has_comprehension(node) -> bool:
-    return any(isinstance(sub, _COMPREHENSIONS) for sub in ast.walk(node))
 
 
 def _name(id_: str) -> ast.Name:
@@ -64,37 +60,41 @@ def _stable(node) -> bool:
     return False
 
 
-class _Renamer(ast.NodeTransformer):
-    """Replace reads of one loop variable by its fresh name, except where a comprehension
-    inside binds the same name again (its first iterable still sees the outer one)."""
+def _renamed(node, renames: dict):
+    """A copy of `node` (or of a list of nodes) with reads of each loop variable `old` replaced by
+    its fresh name `renames[old]`, except where a comprehension inside binds the same name again
+    (its first iterable still sees the outer one)."""
+    if isinstance(node, list):
+        return [_renamed(item, renames) for item in node]
+    if not renames or not isinstance(node, ast.AST) or isinstance(node, ast.Lambda):
+        return clone(node)   # (the generated code has no lambda; never look inside one)
+    if isinstance(node, ast.Name):
+        new = renames.get(node.id)
+        return ast.Name(id=new, ctx=node.ctx) if new is not None else clone(node)
+    if isinstance(node, (ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)):
+        bound = {t.id for g in node.generators for t in ast.walk(g.target) if isinstance(t, ast.Name)}
+        if bound & set(renames):
+            inner = {old: new for old, new in renames.items() if old not in bound}
+            copied = _with_fields(node, inner)
+            copied.generators[0].iter = _renamed(node.generators[0].iter, renames)
+            return copied
+    return _with_fields(node, renames)
 
-    def __init__(self, old: str, new: str):
-        self.old, self.new = old, new
 
-    def visit_Name(self, node):
-        if node.id == self.old:
-            return ast.copy_location(ast.Name(id=self.new, ctx=node.ctx), node)
-        return node
-
-    def _comprehension(self, node):
-        first = node.generators[0]
-        first.iter = self.visit(first.iter)
-        bound = any(isinstance(t, ast.Name) and t.id == self.old
-                    for g in node.generators for t in ast.walk(g.target))
-        if bound:
-            return node
-        return self.generic_visit(node)
-
-    visit_ListComp = visit_DictComp = visit_GeneratorExp = visit_SetComp = _comprehension
-
-    def visit_Lambda(self, node):   # (the generated code has none; never look inside one)
-        return node
+def _with_fields(node, renames: dict):
+    kind = type(node)
+    new = kind.__new__(kind)
+    for field in node._fields:
+        if hasattr(node, field):
+            setattr(new, field, _renamed(getattr(node, field), renames))
+    return new
 
 
 class _Lowerer:
     def __init__(self):
         self.changed = False
         self._counter = itertools.count(1)
+        self.has_comprehension = ComprehensionFinder()
 
     def fresh(self, kind: str) -> str:
         return f"_{kind}{next(self._counter)}"
@@ -107,15 +107,15 @@ class _Lowerer:
         return out
 
     def statement(self, node) -> list:
-        if isinstance(node, (ast.Assign, ast.Return, ast.Expr)) and node.value is not None and _has_comprehension(node.value):
-            if isinstance(node, ast.Assign) and any(_has_comprehension(t) for t in node.targets):
+        if isinstance(node, (ast.Assign, ast.Return, ast.Expr)) and node.value is not None and self.has_comprehension(node.value):
+            if isinstance(node, ast.Assign) and any(self.has_comprehension(t) for t in node.targets):
                 return [node]
             before, node.value = self.expr(node.value)
             return before + [node]
         if isinstance(node, (ast.If, ast.For)):   # (the test / the iterable first, once)
             head = "test" if isinstance(node, ast.If) else "iter"
             before = []
-            if _has_comprehension(getattr(node, head)):
+            if self.has_comprehension(getattr(node, head)):
                 before, value = self.expr(getattr(node, head))
                 setattr(node, head, value)
             node.body, node.orelse = self.block(node.body), self.block(node.orelse)
@@ -129,7 +129,7 @@ class _Lowerer:
 
     # ---- expressions: (statements to run first, the expression that then gives the value) -------
     def expr(self, node) -> tuple[list, ast.expr]:
-        if not _has_comprehension(node):
+        if not self.has_comprehension(node):
             return [], node
         method = getattr(self, f"_{type(node).__name__}", None)
         if method is None:
@@ -140,7 +140,7 @@ class _Lowerer:
         """Operands Python evaluates one after the other, all of them: each one's statements,
         and those before a later operand's statements read into temporaries (so that they are
         evaluated first, as Python would)."""
-        last = max((i for i, child in enumerate(children) if child is not None and _has_comprehension(child)), default=-1)
+        last = max((i for i, child in enumerate(children) if child is not None and self.has_comprehension(child)), default=-1)
         before, values = [], []
         for i, child in enumerate(children):
             if child is None:
@@ -217,7 +217,7 @@ class _Lowerer:
 
     def _IfExp(self, node):
         before, test = self.expr(node.test)
-        if not (_has_comprehension(node.body) or _has_comprehension(node.orelse)):
+        if not (self.has_comprehension(node.body) or self.has_comprehension(node.orelse)):
             return before, ast.IfExp(test=test, body=node.body, orelse=node.orelse)
         temp = self.fresh("t")
         then_pre, then = self.expr(node.body)
@@ -229,7 +229,7 @@ class _Lowerer:
     def _BoolOp(self, node):
         first_pre, first = self.expr(node.values[0])
         rest = node.values[1:]
-        if not any(_has_comprehension(v) for v in rest):
+        if not any(self.has_comprehension(v) for v in rest):
             return first_pre, ast.BoolOp(op=node.op, values=[first, *rest])
         # tmp = a; if tmp (and) / if not tmp (or): tmp = b; ... (each operand only when the
         # ones before it did not decide, and the deciding operand is the value, as in Python)
@@ -248,23 +248,22 @@ class _Lowerer:
         """The nested `for` statements of a comprehension's generators (each loop variable
         renamed apart, its conditions as `if not c: continue`), `innermost(element parts)`
         inside them. Returns the statements, the first iterable's own statements first."""
-        generators = copy.deepcopy(node.generators)
-        parts = [copy.deepcopy(getattr(node, name)) for name in ("key", "value", "elt") if hasattr(node, name)]
         renames = []
-        for g in generators:
+        for g in node.generators:
             if not isinstance(g.target, ast.Name) or g.is_async:
                 return None
-            new = self.fresh("l")
-            renames.append((g.target.id, new))
+            renames.append((g.target.id, self.fresh("l")))
+
+        def upto(count):   # (the first rename of a name wins, as renaming one after the other did)
+            mapping: dict = {}
+            for old, new in renames[:count]:
+                mapping.setdefault(old, new)
+            return mapping
         # rename: a generator's iterable and conditions see the variables of the ones before it
-        for i, g in enumerate(generators):
-            for old, new in renames[:i]:
-                g.iter = _Renamer(old, new).visit(g.iter)
-            for old, new in renames[:i + 1]:
-                g.ifs = [_Renamer(old, new).visit(c) for c in g.ifs]
-            g.target = _store(renames[i][1])
-        for old, new in renames:
-            parts = [_Renamer(old, new).visit(p) for p in parts]
+        generators = [ast.comprehension(target=_store(renames[i][1]), iter=_renamed(g.iter, upto(i)),
+                                        ifs=_renamed(g.ifs, upto(i + 1)), is_async=0)
+                      for i, g in enumerate(node.generators)]
+        parts = [_renamed(getattr(node, name), upto(len(renames))) for name in ("key", "value", "elt") if hasattr(node, name)]
         body = innermost(parts)
         for g in reversed(generators):   # (innermost first; each iterable's statements before its loop)
             body = self._one_loop(g, body)

@@ -19,7 +19,8 @@ This works on the emitted `ast`, never on rule text nor on generated text.
 from __future__ import annotations
 
 import ast
-import copy
+
+from .astutil import clone
 
 MAX_ITEMS = 4
 
@@ -128,4 +129,4 @@ def _with(node, name: str, value):
             if sub.id == name:
                 return ast.copy_location(ast.Constant(value), sub)
             return sub
-    return Substitute().visit(copy.deepcopy(node))
+    return Substitute().visit(clone(node))

@@ -75,7 +75,20 @@ class ModuleBuilder:
 
     def module(self) -> ast.Module:
         """The module, its comprehensions written out as loops (expr/lower.py)."""
-        return ast.fix_missing_locations(ast.Module(body=[lower_function(fn) for fn in self.functions], type_ignores=[]))
+        return ast.Module(body=[lower_function(fn) for fn in self.functions], type_ignores=[])
 
     def source(self) -> str:
-        return ast.unparse(self.module()) + "\n"
+        """The module's text: what is compiled, cached and printed. (Only the statements get a
+        line number, which `ast.unparse` reads; `compile` reads the text, not these nodes.)"""
+        module = self.module()
+        _number(module.body)
+        return ast.unparse(module) + "\n"
+
+
+def _number(statements: list) -> None:
+    for statement in statements:
+        statement.lineno = 1
+        for field in ("body", "orelse", "finalbody"):
+            _number(getattr(statement, field, ()))
+        for handler in getattr(statement, "handlers", ()):
+            _number(handler.body)

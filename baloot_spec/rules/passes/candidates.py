@@ -5,9 +5,9 @@ A conjunct `A.call != 'x'` is true for every other call, so such a candidate is 
 from __future__ import annotations
 
 import ast
-import copy
 import operator
 
+from ...expr.astutil import clone
 from ..pyast import append, assign, call, const, if_, index, name
 
 
@@ -17,7 +17,7 @@ def per_candidate(test: ast.expr, candidates: list) -> list:
                  [ast.Return(value=ast.Constant(None))]),   # not the whole list: the rule-by-rule run
              assign("K", ast.List(elts=[], ctx=ast.Load()))]
     for k, (action_type, fields) in enumerate(candidates):
-        folded = fold(Fields(action_type, fields).visit(copy.deepcopy(test)), boolean=True)
+        folded = fold(Fields(action_type, fields).visit(clone(test)), boolean=True)
         if isinstance(folded, ast.Constant):
             if folded.value:
                 lines.append(append("K", index("C", k)))

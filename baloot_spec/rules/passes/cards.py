@@ -5,7 +5,8 @@ each card first), and the tests read the candidate itself where they read `A.car
 from __future__ import annotations
 
 import ast
-import copy
+
+from ...expr.astutil import clone
 
 
 def reads_only_card(test: ast.expr) -> bool:
@@ -23,4 +24,4 @@ class _OnCards(ast.NodeTransformer):
 
 def on_cards(test: ast.expr) -> ast.expr:
     """A copy of the test with the candidate a card: `A.card` read as `A`."""
-    return _OnCards().visit(copy.deepcopy(test))
+    return _OnCards().visit(clone(test))

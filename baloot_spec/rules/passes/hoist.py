@@ -4,8 +4,8 @@ once before the loop over the candidates instead of tested for in it per candida
 from __future__ import annotations
 
 import ast
-import copy
 
+from ...expr.astutil import clone
 from ...expr.emit import LAZY_LOCAL
 from ..pyast import assign, if_, name
 
@@ -24,7 +24,7 @@ def hoisted(test: ast.expr) -> tuple[list, ast.expr]:
                 return name(local)
             return self.generic_visit(node)
 
-    lifted = Lift().visit(copy.deepcopy(test))
+    lifted = Lift().visit(clone(test))
     if not found:
         return [], test
     unset = lambda local: ast.Compare(left=name(local), ops=[ast.Is()], comparators=[ast.Constant(...)])  # noqa: E731
