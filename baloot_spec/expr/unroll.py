@@ -29,9 +29,20 @@ def unroll(node: ast.expr, constants: tuple) -> ast.expr:
     """An emitted `ast` expression (expr/emit.py) with such loops written out, changed in place
     (it must not be shared): a new node where the whole of it was a loop, `node` itself otherwise.
     `constants` (from short_lists) pairs a generated constant's name (`k_teams`) with its items."""
+    table = dict(constants)
+    if not any(isinstance(sub, _LOOPS) and _over_short(sub.generators[0].iter, table) for sub in ast.walk(node)):
+        return node   # (no loop over a short list: nothing to write out, and no tree rebuilt)
     wrapper = ast.Expression(body=node)
-    _Unroller(dict(constants)).visit(wrapper)
+    _Unroller(table).visit(wrapper)
     return wrapper.body
+
+
+_LOOPS = (ast.ListComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _over_short(iterable, table: dict) -> bool:
+    """Whether a loop's iterable may be a short constant list (what _Unroller._loop accepts)."""
+    return (isinstance(iterable, ast.Name) and iterable.id in table) or isinstance(iterable, ast.List)
 
 
 def short_lists(constants: dict) -> tuple:
