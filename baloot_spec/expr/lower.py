@@ -92,7 +92,6 @@ def _with_fields(node, renames: dict):
 
 class _Lowerer:
     def __init__(self):
-        self.changed = False
         self._counter = itertools.count(1)
         self.has_comprehension = ComprehensionFinder()
 
@@ -167,7 +166,6 @@ class _Lowerer:
         before, values = self._eager([node.func, *node.args, *(k.value for k in node.keywords)])
         positional = values[1:1 + len(node.args)]
         keywords = [ast.keyword(arg=k.arg, value=v) for k, v in zip(node.keywords, values[1 + len(node.args):])]
-        self.changed = True
         return before, ast.Call(func=values[0], args=positional, keywords=keywords)
 
     def _BinOp(self, node):
@@ -222,7 +220,6 @@ class _Lowerer:
         temp = self.fresh("t")
         then_pre, then = self.expr(node.body)
         else_pre, other = self.expr(node.orelse)
-        self.changed = True
         return before + [ast.If(test=test, body=then_pre + [_assign(temp, then)],
                                 orelse=else_pre + [_assign(temp, other)])], _name(temp)
 
@@ -240,7 +237,6 @@ class _Lowerer:
             body = pre + [_assign(temp, value)] + inner
             test = _name(temp) if isinstance(node.op, ast.And) else ast.UnaryOp(op=ast.Not(), operand=_name(temp))
             inner = [ast.If(test=test, body=body, orelse=[])]
-        self.changed = True
         return first_pre + [_assign(temp, first)] + inner, _name(temp)
 
     # ---- the comprehensions themselves ----------------------------------------------------------
@@ -287,7 +283,6 @@ class _Lowerer:
         loops = self._loops(node, append)
         if loops is None:
             return [], node
-        self.changed = True
         return [_assign(temp, ast.List(elts=[], ctx=ast.Load()))] + loops, _name(temp)
 
     def _DictComp(self, node):
@@ -306,7 +301,6 @@ class _Lowerer:
         loops = self._loops(node, store)
         if loops is None:
             return [], node
-        self.changed = True
         return [_assign(temp, ast.Dict(keys=[], values=[]))] + loops, _name(temp)
 
     def _first(self, node, default):
@@ -322,7 +316,6 @@ class _Lowerer:
         if loops is None:
             return [], ast.Call(func=_name("next"), args=[node, default], keywords=[])
         loops[-1].orelse = [_assign(temp, default)]   # (the loop ran out: the default)
-        self.changed = True
         return loops, _name(temp)
 
     def _is_count(self, node) -> bool:
@@ -335,5 +328,4 @@ class _Lowerer:
         loops = self._loops(node, lambda parts: [ast.AugAssign(target=_store(temp), op=ast.Add(), value=ast.Constant(1))])
         if loops is None:
             return [], ast.Call(func=_name("b_len"), args=[node], keywords=[])
-        self.changed = True
         return [_assign(temp, ast.Constant(0))] + loops, _name(temp)

@@ -60,7 +60,6 @@ def _items(value):
 class _Unroller(ast.NodeTransformer):
     def __init__(self, constants: dict):
         self.constants = constants
-        self.changed = False
 
     def _loop(self, generators):
         """(loop variable, items) of a single plain `for` over a short constant list, or None."""
@@ -85,7 +84,6 @@ class _Unroller(ast.NodeTransformer):
         if found is None or node.generators[0].ifs or _binds(found[0], node.key, node.value):
             return node
         name, items = found
-        self.changed = True
         return ast.copy_location(ast.Dict(keys=[_with(node.key, name, v) for v in items],
                                           values=[_with(node.value, name, v) for v in items]), node)
 
@@ -95,7 +93,6 @@ class _Unroller(ast.NodeTransformer):
         if found is None or node.generators[0].ifs or _binds(found[0], node.elt):
             return node
         name, items = found
-        self.changed = True
         return ast.copy_location(ast.List(elts=[_with(node.elt, name, v) for v in items], ctx=ast.Load()), node)
 
     def visit_Call(self, node):
@@ -118,7 +115,6 @@ class _Unroller(ast.NodeTransformer):
             tests = [_with(test, name, value) for test in ifs]
             test = tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests)
             result = ast.IfExp(test=test, body=item, orelse=result)
-        self.changed = True
         return ast.copy_location(result, node)
 
 
