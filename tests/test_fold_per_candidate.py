@@ -1,4 +1,4 @@
-"""The per-candidate folding of a calls phase's fused narrow (rules/compile.py `_fold`): the
+"""The per-candidate folding of a calls phase's fused narrow (rules/passes/candidates.py `fold`): the
 folded test must have the truth value of the original for that candidate, in every state."""
 
 import ast
@@ -7,14 +7,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from baloot_spec.rules.compile import _Fields, _fold
+from baloot_spec.rules.passes.candidates import Fields, fold
 
 CANDIDATES = [("bid", {"call": c}) for c in ("pass", "hokum", "sun")] + \
     [("double", {"call": c, "closed": k}) for c in ("pass", "double") for k in (False, True)]
 
 
 def folded(text: str, action_type: str, fields: dict, boolean: bool = True) -> str:
-    return ast.unparse(_fold(_Fields(action_type, fields).visit(ast.parse(text, mode="eval").body), boolean))
+    return ast.unparse(fold(Fields(action_type, fields).visit(ast.parse(text, mode="eval").body), boolean))
 
 
 @pytest.mark.parametrize("text, fields, expected", [

@@ -2,12 +2,18 @@
 is computed: the argument is a plain name, attribute or literal, or the body reads the
 parameter exactly once and always (so the argument is evaluated once, as in the call)."""
 
+import ast
 import random
 
 import pytest
 
 from baloot_spec.expr.builtins import Rec, make_builtins
-from baloot_spec.expr.compiler import Scope, lazy_locals_prelude, to_python
+from baloot_spec.expr.compiler import Scope, to_python
+from baloot_spec.rules.pyast import lazy_locals
+
+
+def lazy_locals_prelude(source: str) -> list:
+    return [ast.unparse(ast.fix_missing_locations(statement)) for statement in lazy_locals(ast.parse(source, mode="eval"))]
 from baloot_spec.expr.emit import used_once as _used_once
 from baloot_spec.expr.parse import parse as parse_expression
 from baloot_spec.rules import load_variant

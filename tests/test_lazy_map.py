@@ -3,6 +3,7 @@ its entries read state that nothing changes for the rest of the hand. The compil
 from the generic fields the engine changes (ENGINE_WRITES), the effects' targets and the phases
 that can follow; these tests check each of those against what really happens."""
 
+import ast
 import copy
 import json
 import pickle
@@ -15,7 +16,7 @@ from baloot_spec.engine.random_play import play_random_hand
 from baloot_spec.engine.state import ENGINE_WRITES
 from baloot_spec.expr.builtins import LazyMap, Rec
 from baloot_spec.rules import load_variant
-from baloot_spec.rules.compile import _following
+from baloot_spec.rules.passes.flow import following as phases_following
 
 PRESETS = ("default", "nl-rulebook", "saudi-federation", "riyadh", "online-apps")
 
@@ -93,7 +94,7 @@ def test_an_entry_reading_state_that_changes_later_is_worked_out_at_once(tmp_pat
 def test_a_next_that_is_not_made_of_phase_names_may_lead_to_any_phase():
     texts = {"bidding": "('over' if S.thrown_in else 'play')", "play": "'score'", "score": "S.after_score",
              "loop": "'loop'"}
-    following = _following(texts)
+    following = phases_following({name: ast.parse(text, mode="eval").body for name, text in texts.items()})
     assert following["play"] == {"score", "bidding", "play", "loop"}   # score may lead anywhere
     assert following["loop"] == {"loop"}
     assert following["bidding"] >= {"play", "score", "bidding"}

@@ -11,7 +11,14 @@ import random
 
 import pytest
 
-from baloot_spec.expr.lower import lower_module
+from baloot_spec.expr.lower import lower_function
+
+
+def lower_module(source: str) -> str:
+    """The pass on each function of a module written here (the compiler gives it `ast`)."""
+    module = ast.parse(source)
+    module.body = [lower_function(n) if isinstance(n, ast.FunctionDef) else n for n in module.body]
+    return ast.unparse(ast.fix_missing_locations(module)) + "\n"
 
 
 class State:

@@ -9,7 +9,7 @@ from baloot_spec.cli import main
 from baloot_spec.expr.builtins import BUILTIN_DOCS
 from baloot_spec.expr.compiler import AGGREGATES
 from baloot_spec.rules import load_variant
-from baloot_spec.rules.compile import GENERIC_ATTRIBUTES, GENERIC_STATE, MATCH_CONTEXT, _names_in
+from baloot_spec.rules.scopes import GENERIC_ATTRIBUTES, GENERIC_STATE, MATCH_CONTEXT, names_in as _names_in
 from baloot_spec.rules.names import (AGGREGATE_DOCS, ATTRIBUTE_TYPES, BUILTIN_TYPES, ENGINE_FIELDS, MATCH_FIELDS,
                                      names_listing)
 

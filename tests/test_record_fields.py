@@ -12,7 +12,7 @@ from baloot_spec.cards import Table
 from baloot_spec.expr.builtins import Rec, make_builtins
 from baloot_spec.expr.compiler import Scope, to_python
 from baloot_spec.rules import load_variant
-from baloot_spec.rules.compile import _PYTHON_ATTRIBUTES
+from baloot_spec.rules.scopes import PYTHON_ATTRIBUTES as _PYTHON_ATTRIBUTES
 from baloot_spec.rules.compiled import SAFE_PY_BUILTINS
 
 

@@ -6,7 +6,12 @@ import itertools
 
 import pytest
 
-from baloot_spec.expr.unroll import MAX_ITEMS, short_lists, unroll
+from baloot_spec.expr.unroll import MAX_ITEMS, short_lists, unroll as unroll_tree
+
+
+def unroll(source: str, constants: tuple) -> str:
+    """The pass on an expression written here (the compiler gives it the emitted `ast`)."""
+    return ast.unparse(unroll_tree(ast.parse(source, mode="eval").body, constants))
 
 CONSTANTS = (("k_teams", ("NS", "EW")), ("k_four", (1, 2, 3, 4)), ("k_none", ()))
 

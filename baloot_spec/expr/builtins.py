@@ -35,8 +35,8 @@ _DICT_NAMES = frozenset(dir(Rec))
 class LazyMap(Rec):
     """A `map(...)` set by an effect whose entries are each worked out when first read.
 
-    The compiler makes one only where that cannot be told from the eager map (rules/compile.py,
-    `_lazy_maps`): the entries read state that nothing changes for the rest of the hand, and they
+    The compiler makes one only where that cannot be told from the eager map (rules/passes/lazy_maps.py,
+    `lazy_maps`): the entries read state that nothing changes for the rest of the hand, and they
     read it from `frozen`, a copy of just those fields taken when the effect ran (so the map holds
     no reference to the live state, and copies of a hand may share it). Most seats never declare
     a project, and a hand then never pays for finding them. Every way of looking at the whole map

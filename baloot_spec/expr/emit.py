@@ -22,11 +22,11 @@ generated module). Locations are filled in by `ast.fix_missing_locations` by who
 from __future__ import annotations
 
 import ast
-import copy
 import itertools
 import operator
 
 from . import tree as t
+from .astutil import clone
 from .resolve import resolve
 from .scope import Scope
 
@@ -158,7 +158,7 @@ class Emitter:
             return _name(self.env[node.binder])
         if kind == "param":
             argument = self.env.get(("param", name))
-            return copy.deepcopy(argument) if argument is not None else _name(f"v_{name}")
+            return clone(argument) if argument is not None else _name(f"v_{name}")
         if kind == "action":
             return ast.Attribute(value=_name("A"), attr=name, ctx=ast.Load())
         if kind == "state":

@@ -8,8 +8,8 @@ about 65 of them. Written out as `for` loops in the generated function, the same
 in the same order, by the same operations, and the same error is raised at the same point; the
 frames are gone (PEP 709 does the same for list comprehensions in Python 3.12).
 
-The lowering works on the generated module's Python (an `ast` pass), never on rule text, and
-keeps the evaluation order exactly: an expression holding a comprehension becomes statements
+The lowering works on the generated functions' `ast` (rules/module.py), never on rule text
+nor on generated text, and keeps the evaluation order exactly: an expression holding a comprehension becomes statements
 that compute, in order, everything Python would evaluate before it (into temporaries), then the
 loop; `a and b`, `a or b` and `x if c else y` become `if` statements, so what Python would not
 evaluate is still not evaluated. An expression this pass does not know how to take apart is left
@@ -20,13 +20,10 @@ that no generated name uses.
 from __future__ import annotations
 
 import ast
-import copy
 import itertools
-import re
-from functools import lru_cache
 
-_COMPREHENSIONS = (ast.ListComp, ast.DictComp, ast.GeneratorExp)
-_DEF = re.compile(r"def ([A-Za-z_][A-Za-z_0-9]*)\(")
+from .astutil import ComprehensionFinder, clone
+
 # Names the generated code never rebinds within a function: reading them early or late is the
 # same (state, action, candidates, globals: constants, builtins, rule functions, records).
 _STABLE_PREFIXES = ("k_", "b_", "f_", "v_", "_R", "_LazyMap", "_t", "_l")
@@ -34,36 +31,11 @@ _STABLE_NAMES = frozenset({"S", "A", "C", "V", "None", "True", "False", "len", "
                            "next", "map"})
 
 
-def lower_module(source: str) -> str:
-    """Generated code `source` (one or more function definitions) with its functions'
-    comprehensions written out as loops (`source` itself when there is none)."""
-    if " for " not in source:
-        return source
-    # (remembered without the function's own name, which is a number that shifts from variant
-    # to variant when the bodies do not)
-    found = _DEF.match(source)
-    if found is None:
-        return _lowered(source)
-    name = found.group(1)
-    return _lowered(source.replace(f"def {name}(", "def _F(", 1)).replace("def _F(", f"def {name}(", 1)
-
-
-@lru_cache(maxsize=8192)
-def _lowered(source: str) -> str:
-    # (parsing and unparsing are the cost, about 0.2 s for a variant's whole module: the builder
-    # lowers function by function, and the variants of a corpus run share most functions)
-    tree = ast.parse(source)
-    changed = False
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            lowerer = _Lowerer()
-            node.body = lowerer.block(node.body)
-            changed = changed or lowerer.changed
-    return ast.unparse(ast.fix_missing_locations(tree)) + "\n" if changed else source
-
-
-def _has_comprehension(node) -> bool:
-    return any(isinstance(sub, _COMPREHENSIONS) for sub in ast.walk(node))
+def lower_function(function: ast.FunctionDef) -> ast.FunctionDef:
+    """A generated function with its comprehensions written out as loops (its body is
+    replaced; the expressions it holds are not changed in place, so they may be shared)."""
+    function.body = _Lowerer().block(function.body)
+    return function
 
 
 def _name(id_: str) -> ast.Name:
@@ -88,37 +60,40 @@ def _stable(node) -> bool:
     return False
 
 
-class _Renamer(ast.NodeTransformer):
-    """Replace reads of one loop variable by its fresh name, except where a comprehension
-    inside binds the same name again (its first iterable still sees the outer one)."""
+def _renamed(node, renames: dict):
+    """A copy of `node` (or of a list of nodes) with reads of each loop variable `old` replaced by
+    its fresh name `renames[old]`, except where a comprehension inside binds the same name again
+    (its first iterable still sees the outer one)."""
+    if isinstance(node, list):
+        return [_renamed(item, renames) for item in node]
+    if not renames or not isinstance(node, ast.AST) or isinstance(node, ast.Lambda):
+        return clone(node)   # (the generated code has no lambda; never look inside one)
+    if isinstance(node, ast.Name):
+        new = renames.get(node.id)
+        return ast.Name(id=new, ctx=node.ctx) if new is not None else clone(node)
+    if isinstance(node, (ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)):
+        bound = {t.id for g in node.generators for t in ast.walk(g.target) if isinstance(t, ast.Name)}
+        if bound & set(renames):
+            inner = {old: new for old, new in renames.items() if old not in bound}
+            copied = _with_fields(node, inner)
+            copied.generators[0].iter = _renamed(node.generators[0].iter, renames)
+            return copied
+    return _with_fields(node, renames)
 
-    def __init__(self, old: str, new: str):
-        self.old, self.new = old, new
 
-    def visit_Name(self, node):
-        if node.id == self.old:
-            return ast.copy_location(ast.Name(id=self.new, ctx=node.ctx), node)
-        return node
-
-    def _comprehension(self, node):
-        first = node.generators[0]
-        first.iter = self.visit(first.iter)
-        bound = any(isinstance(t, ast.Name) and t.id == self.old
-                    for g in node.generators for t in ast.walk(g.target))
-        if bound:
-            return node
-        return self.generic_visit(node)
-
-    visit_ListComp = visit_DictComp = visit_GeneratorExp = visit_SetComp = _comprehension
-
-    def visit_Lambda(self, node):   # (the generated code has none; never look inside one)
-        return node
+def _with_fields(node, renames: dict):
+    kind = type(node)
+    new = kind.__new__(kind)
+    for field in node._fields:
+        if hasattr(node, field):
+            setattr(new, field, _renamed(getattr(node, field), renames))
+    return new
 
 
 class _Lowerer:
     def __init__(self):
-        self.changed = False
         self._counter = itertools.count(1)
+        self.has_comprehension = ComprehensionFinder()
 
     def fresh(self, kind: str) -> str:
         return f"_{kind}{next(self._counter)}"
@@ -131,15 +106,15 @@ class _Lowerer:
         return out
 
     def statement(self, node) -> list:
-        if isinstance(node, (ast.Assign, ast.Return, ast.Expr)) and node.value is not None and _has_comprehension(node.value):
-            if isinstance(node, ast.Assign) and any(_has_comprehension(t) for t in node.targets):
+        if isinstance(node, (ast.Assign, ast.Return, ast.Expr)) and node.value is not None and self.has_comprehension(node.value):
+            if isinstance(node, ast.Assign) and any(self.has_comprehension(t) for t in node.targets):
                 return [node]
             before, node.value = self.expr(node.value)
             return before + [node]
         if isinstance(node, (ast.If, ast.For)):   # (the test / the iterable first, once)
             head = "test" if isinstance(node, ast.If) else "iter"
             before = []
-            if _has_comprehension(getattr(node, head)):
+            if self.has_comprehension(getattr(node, head)):
                 before, value = self.expr(getattr(node, head))
                 setattr(node, head, value)
             node.body, node.orelse = self.block(node.body), self.block(node.orelse)
@@ -153,7 +128,7 @@ class _Lowerer:
 
     # ---- expressions: (statements to run first, the expression that then gives the value) -------
     def expr(self, node) -> tuple[list, ast.expr]:
-        if not _has_comprehension(node):
+        if not self.has_comprehension(node):
             return [], node
         method = getattr(self, f"_{type(node).__name__}", None)
         if method is None:
@@ -164,7 +139,7 @@ class _Lowerer:
         """Operands Python evaluates one after the other, all of them: each one's statements,
         and those before a later operand's statements read into temporaries (so that they are
         evaluated first, as Python would)."""
-        last = max((i for i, child in enumerate(children) if child is not None and _has_comprehension(child)), default=-1)
+        last = max((i for i, child in enumerate(children) if child is not None and self.has_comprehension(child)), default=-1)
         before, values = [], []
         for i, child in enumerate(children):
             if child is None:
@@ -191,7 +166,6 @@ class _Lowerer:
         before, values = self._eager([node.func, *node.args, *(k.value for k in node.keywords)])
         positional = values[1:1 + len(node.args)]
         keywords = [ast.keyword(arg=k.arg, value=v) for k, v in zip(node.keywords, values[1 + len(node.args):])]
-        self.changed = True
         return before, ast.Call(func=values[0], args=positional, keywords=keywords)
 
     def _BinOp(self, node):
@@ -241,19 +215,18 @@ class _Lowerer:
 
     def _IfExp(self, node):
         before, test = self.expr(node.test)
-        if not (_has_comprehension(node.body) or _has_comprehension(node.orelse)):
+        if not (self.has_comprehension(node.body) or self.has_comprehension(node.orelse)):
             return before, ast.IfExp(test=test, body=node.body, orelse=node.orelse)
         temp = self.fresh("t")
         then_pre, then = self.expr(node.body)
         else_pre, other = self.expr(node.orelse)
-        self.changed = True
         return before + [ast.If(test=test, body=then_pre + [_assign(temp, then)],
                                 orelse=else_pre + [_assign(temp, other)])], _name(temp)
 
     def _BoolOp(self, node):
         first_pre, first = self.expr(node.values[0])
         rest = node.values[1:]
-        if not any(_has_comprehension(v) for v in rest):
+        if not any(self.has_comprehension(v) for v in rest):
             return first_pre, ast.BoolOp(op=node.op, values=[first, *rest])
         # tmp = a; if tmp (and) / if not tmp (or): tmp = b; ... (each operand only when the
         # ones before it did not decide, and the deciding operand is the value, as in Python)
@@ -264,7 +237,6 @@ class _Lowerer:
             body = pre + [_assign(temp, value)] + inner
             test = _name(temp) if isinstance(node.op, ast.And) else ast.UnaryOp(op=ast.Not(), operand=_name(temp))
             inner = [ast.If(test=test, body=body, orelse=[])]
-        self.changed = True
         return first_pre + [_assign(temp, first)] + inner, _name(temp)
 
     # ---- the comprehensions themselves ----------------------------------------------------------
@@ -272,23 +244,22 @@ class _Lowerer:
         """The nested `for` statements of a comprehension's generators (each loop variable
         renamed apart, its conditions as `if not c: continue`), `innermost(element parts)`
         inside them. Returns the statements, the first iterable's own statements first."""
-        generators = copy.deepcopy(node.generators)
-        parts = [copy.deepcopy(getattr(node, name)) for name in ("key", "value", "elt") if hasattr(node, name)]
         renames = []
-        for g in generators:
+        for g in node.generators:
             if not isinstance(g.target, ast.Name) or g.is_async:
                 return None
-            new = self.fresh("l")
-            renames.append((g.target.id, new))
+            renames.append((g.target.id, self.fresh("l")))
+
+        def upto(count):   # (the first rename of a name wins, as renaming one after the other did)
+            mapping: dict = {}
+            for old, new in renames[:count]:
+                mapping.setdefault(old, new)
+            return mapping
         # rename: a generator's iterable and conditions see the variables of the ones before it
-        for i, g in enumerate(generators):
-            for old, new in renames[:i]:
-                g.iter = _Renamer(old, new).visit(g.iter)
-            for old, new in renames[:i + 1]:
-                g.ifs = [_Renamer(old, new).visit(c) for c in g.ifs]
-            g.target = _store(renames[i][1])
-        for old, new in renames:
-            parts = [_Renamer(old, new).visit(p) for p in parts]
+        generators = [ast.comprehension(target=_store(renames[i][1]), iter=_renamed(g.iter, upto(i)),
+                                        ifs=_renamed(g.ifs, upto(i + 1)), is_async=0)
+                      for i, g in enumerate(node.generators)]
+        parts = [_renamed(getattr(node, name), upto(len(renames))) for name in ("key", "value", "elt") if hasattr(node, name)]
         body = innermost(parts)
         for g in reversed(generators):   # (innermost first; each iterable's statements before its loop)
             body = self._one_loop(g, body)
@@ -312,7 +283,6 @@ class _Lowerer:
         loops = self._loops(node, append)
         if loops is None:
             return [], node
-        self.changed = True
         return [_assign(temp, ast.List(elts=[], ctx=ast.Load()))] + loops, _name(temp)
 
     def _DictComp(self, node):
@@ -331,7 +301,6 @@ class _Lowerer:
         loops = self._loops(node, store)
         if loops is None:
             return [], node
-        self.changed = True
         return [_assign(temp, ast.Dict(keys=[], values=[]))] + loops, _name(temp)
 
     def _first(self, node, default):
@@ -347,7 +316,6 @@ class _Lowerer:
         if loops is None:
             return [], ast.Call(func=_name("next"), args=[node, default], keywords=[])
         loops[-1].orelse = [_assign(temp, default)]   # (the loop ran out: the default)
-        self.changed = True
         return loops, _name(temp)
 
     def _is_count(self, node) -> bool:
@@ -360,5 +328,4 @@ class _Lowerer:
         loops = self._loops(node, lambda parts: [ast.AugAssign(target=_store(temp), op=ast.Add(), value=ast.Constant(1))])
         if loops is None:
             return [], ast.Call(func=_name("b_len"), args=[node], keywords=[])
-        self.changed = True
         return [_assign(temp, ast.Constant(0))] + loops, _name(temp)

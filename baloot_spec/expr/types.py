@@ -58,7 +58,7 @@ ITERABLE = frozenset({"list", "map", "record", "text", "seat", "suit", "unknown"
 NO_ATTRIBUTES = frozenset({"bool", "int", "text", "none", "seat", "suit", "list"})
 NOT_INDEXABLE = frozenset({"bool", "int", "none", "card", "play", "trick"})
 
-# The fields the engine keeps on the state of a hand (rules/compile.py GENERIC_STATE; their
+# The fields the engine keeps on the state of a hand (rules/scopes.py GENERIC_STATE; their
 # meanings: rules/names.py ENGINE_FIELDS).
 ENGINE_FIELD_TYPES = {
     "dealer": SEAT, "actor": ANY, "phase": TEXT, "public": ANY, "exposed": ANY,

@@ -13,43 +13,36 @@ again, is written out:
 - `next((e for v in xs if c), d)` (first / any / all) becomes `e1 if c1 else (e2 if c2 else d)`,
   which evaluates the same tests and items, lazily, in the same order.
 
-This works on the generated Python (an `ast` pass), never on rule text.
+This works on the emitted `ast`, never on rule text nor on generated text.
 """
 
 from __future__ import annotations
 
 import ast
-import copy
-from functools import lru_cache
+
+from .astutil import clone
 
 MAX_ITEMS = 4
 
 
-def unroll(source: str, constants: tuple) -> str:
-    """`source` (a Python expression) with such loops written out; `source` itself if none.
+def unroll(node: ast.expr, constants: tuple) -> ast.expr:
+    """An emitted `ast` expression (expr/emit.py) with such loops written out, changed in place
+    (it must not be shared): a new node where the whole of it was a loop, `node` itself otherwise.
     `constants` (from short_lists) pairs a generated constant's name (`k_teams`) with its items."""
-    # (parsing is the cost: skip what has no loop over a short list, and remember the rest, since
-    # the 46 variants of a corpus run share most of their expressions)
-    if " for " not in source or not (" in [" in source or any(name in source for name, _ in constants)):
-        return source
-    return _unrolled(source, constants)
-
-
-@lru_cache(maxsize=4096)
-def _unrolled(source: str, constants: tuple) -> str:
-    tree = ast.parse(source, mode="eval")
-    unroller = _Unroller(dict(constants))
-    tree = unroller.visit(tree)
-    return ast.unparse(tree) if unroller.changed else source
-
-
-def unroll_tree(node: ast.expr, constants: tuple) -> ast.expr:
-    """The same, on an emitted `ast` expression (expr/emit.py), with no text in between: a new
-    node where a loop was written out, `node` itself otherwise."""
-    unroller = _Unroller(dict(constants))
+    table = dict(constants)
+    if not any(isinstance(sub, _LOOPS) and _over_short(sub.generators[0].iter, table) for sub in ast.walk(node)):
+        return node   # (no loop over a short list: nothing to write out, and no tree rebuilt)
     wrapper = ast.Expression(body=node)
-    unroller.visit(wrapper)
+    _Unroller(table).visit(wrapper)
     return wrapper.body
+
+
+_LOOPS = (ast.ListComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _over_short(iterable, table: dict) -> bool:
+    """Whether a loop's iterable may be a short constant list (what _Unroller._loop accepts)."""
+    return (isinstance(iterable, ast.Name) and iterable.id in table) or isinstance(iterable, ast.List)
 
 
 def short_lists(constants: dict) -> tuple:
@@ -67,7 +60,6 @@ def _items(value):
 class _Unroller(ast.NodeTransformer):
     def __init__(self, constants: dict):
         self.constants = constants
-        self.changed = False
 
     def _loop(self, generators):
         """(loop variable, items) of a single plain `for` over a short constant list, or None."""
@@ -92,7 +84,6 @@ class _Unroller(ast.NodeTransformer):
         if found is None or node.generators[0].ifs or _binds(found[0], node.key, node.value):
             return node
         name, items = found
-        self.changed = True
         return ast.copy_location(ast.Dict(keys=[_with(node.key, name, v) for v in items],
                                           values=[_with(node.value, name, v) for v in items]), node)
 
@@ -102,7 +93,6 @@ class _Unroller(ast.NodeTransformer):
         if found is None or node.generators[0].ifs or _binds(found[0], node.elt):
             return node
         name, items = found
-        self.changed = True
         return ast.copy_location(ast.List(elts=[_with(node.elt, name, v) for v in items], ctx=ast.Load()), node)
 
     def visit_Call(self, node):
@@ -125,7 +115,6 @@ class _Unroller(ast.NodeTransformer):
             tests = [_with(test, name, value) for test in ifs]
             test = tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests)
             result = ast.IfExp(test=test, body=item, orelse=result)
-        self.changed = True
         return ast.copy_location(result, node)
 
 
@@ -147,4 +136,4 @@ def _with(node, name: str, value):
             if sub.id == name:
                 return ast.copy_location(ast.Constant(value), sub)
             return sub
-    return Substitute().visit(copy.deepcopy(node))
+    return Substitute().visit(clone(node))

@@ -18,7 +18,7 @@ from ..expr.compiler import AGGREGATES
 from ..suggest import did_you_mean
 from .loader import Variant
 
-# The fields the engine keeps (rules/compile.py GENERIC_STATE): type and meaning.
+# The fields the engine keeps (rules/scopes.py GENERIC_STATE): type and meaning.
 ENGINE_FIELDS = {
     "dealer": ("seat", "the seat that dealt this hand"),
     "actor": ("seat", "the seat whose action is being judged or applied (none between actions)"),
@@ -37,7 +37,7 @@ ENGINE_FIELDS = {
     "all_seats": ("list of seats", "the seats in turn order"),
     "suits": ("list of suits", "the suits of the deck"),
 }
-# The names a match step sees besides the earlier steps (rules/compile.py MATCH_CONTEXT).
+# The names a match step sees besides the earlier steps (rules/scopes.py MATCH_CONTEXT).
 MATCH_FIELDS = {
     "scores": ("map team -> int", "the match scores before the hand"),
     "hand": ("record", "the hand's scoring steps, as hand.<step name> (e.g. hand.written)"),
@@ -52,7 +52,7 @@ AGGREGATE_DOCS = {
     "first": ("unknown", "first(x for x in xs if c): the first item that satisfies c (none if none does)"),
     "map": ("map", "map(e for x in xs [if c]): the map x -> e"),
 }
-# The attributes of the engine's values (rules/compile.py GENERIC_ATTRIBUTES).
+# The attributes of the engine's values (rules/scopes.py GENERIC_ATTRIBUTES).
 ATTRIBUTE_TYPES = {
     "suit": "suit", "rank": "rank", "seat": "seat", "card": "card", "leader": "seat",
     "plays": "list of plays", "winner": "seat", "cards": "list of cards",

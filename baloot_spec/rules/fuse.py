@@ -1,0 +1,146 @@
+"""Fusing: the rules of a phase run together in one generated function each (narrow, check,
+effects, facts, steps), built as `ast` from the emitted expressions, with the passes of
+passes/ applied to them. A failing expression inside a fused function is reported under its own
+rule's id (ModuleBuilder.guarded), or, for the narrow, makes the engine re-run the rules one
+by one to name it."""
+
+from __future__ import annotations
+
+import ast
+
+from .module import ModuleBuilder
+from .passes.candidates import per_candidate
+from .passes.cards import on_cards
+from .passes.guards import any_guard
+from .passes.hoist import hoisted
+from .pyast import (append, assign, attr, both, call, const, either, function, if_, is_const, lazy_locals, name, not_,
+                    store)
+
+
+def fused_check(builder: ModuleBuilder, checks: list) -> str:
+    """All check rules of a phase in order: the index of the first that refuses, or -1.
+    `checks`: (rule id, when, test, if_possible) with emitted `when` and `test`."""
+    body = []
+    for k, (_rule_id, when, test, _) in enumerate(checks):
+        body += [assign("i", const(k)), if_(both([when, not_(test)]), [ast.Return(value=const(k))])]
+    return builder.guarded("check", "S, A", [c[0] for c in checks], lazy_locals(*body) + body, const(-1),
+                           any_guard([c[1] for c in checks]))
+
+
+def fused_effects(builder: ModuleBuilder, effects: list) -> str:
+    """All effects of a phase at one moment, in order; each sees the state the earlier ones left
+    (their new values, and a fresh memo of derived values). `effects`: (id, when, values, names)."""
+    body = []
+    for k, (_effect_id, when, values, names) in enumerate(effects):
+        targets = ast.Tuple(elts=[attr("S", n, ast.Store()) for n in names], ctx=ast.Store())
+        body += [assign("i", const(k)), *lazy_locals(when, values),
+                 if_(when, [ast.Assign(targets=[targets], value=values),
+                            ast.Assign(targets=[attr("S", "_memo", ast.Store())], value=ast.Dict(keys=[], values=[]))])]
+    return builder.guarded("effects", "S, A", [e[0] for e in effects], body, ast.Constant(None),
+                           any_guard([e[1] for e in effects]))
+
+
+def fused_facts(builder: ModuleBuilder, sources: list) -> str:
+    """facts_all(S): every fact, in order, set on a new scoring namespace. `sources`: (id, name, value)."""
+    body = [assign("V", call("_Namespace")), *lazy_locals(*(f[2] for f in sources))]
+    for k, (_id, fact, value) in enumerate(sources):
+        body += [assign("i", const(k)), assign(attr("V", fact, ast.Store()), value)]
+    return builder.guarded("facts_all", "S", [f[0] for f in sources], body, name("V"))
+
+
+def fused_steps(builder: ModuleBuilder, sources: list) -> str:
+    """steps_all(S): every scoring step, in order, set on S. `sources`: (id, name, value)."""
+    body = []
+    for k, (_id, step, value) in enumerate(sources):
+        body += [assign("i", const(k)), *lazy_locals(value), assign(attr("S", step, ast.Store()), value)]
+    return builder.guarded("steps_all", "S", [f[0] for f in sources], body, name("S"))
+
+
+def guard_fn(builder: ModuleBuilder, items: list) -> str | None:
+    """The name of a generated guard(A) for these checks or effects (see CompiledPhase), or None."""
+    guard = any_guard([item[1] for item in items]) if items else ast.Constant(False)
+    return builder.add("A", guard, prefix="guard") if guard is not None else None
+
+
+def phase_fn(builder: ModuleBuilder, what: str, phase: dict, value: ast.expr) -> str:
+    """A phase's own expression (turn, end, next, leader, winner, taker) as f(S); a failure is
+    a RuleRuntimeError named '<what> of <phase id>', raised by the function itself so that
+    the engine calls it without a wrapper."""
+    return builder.guarded(what, "S", [f"{what} of {phase['id']}"], [*lazy_locals(value), assign("R", value)], name("R"))
+
+
+def record_of(names: list) -> ast.expr:
+    """`_R({'a': V.a, ...})` of each name once, in order (names are checked identifiers)."""
+    names = list(dict.fromkeys(names))
+    return call("_R", ast.Dict(keys=[const(n) for n in names], values=[attr("V", n) for n in names]))
+
+
+def kept_loop(test: ast.expr) -> list:
+    """Statements that leave in K the candidates of C for which `test` holds, in order: a loop,
+    not a list comprehension, which in CPython 3.11 makes a function object and a frame at every
+    position (237 against 133 ns for five cards; `append` is specialised)."""
+    return [assign("K", ast.List(elts=[], ctx=ast.Load())),
+            ast.For(target=store("A"), iter=name("C"), body=[if_(test, [append("K", name("A"))])], orelse=[])]
+
+
+def fused_narrow(builder: ModuleBuilder, filters: list, candidates: list | None = None, over_cards: bool = False) -> str:
+    """All filter rules of a phase in order: keep the candidates `only` holds for; with
+    if_possible, skip a rule that would keep nothing. Consecutive plain rules make one pass:
+    a candidate must pass each of them whose `when` holds. If any expression fails, the
+    function returns None and the engine re-runs the rules one by one to name the failing one.
+    `filters`: (rule id, when, test, if_possible) with emitted `when` and `test`.
+
+    With `candidates` (a calls phase: the engine passes all of them, in that order), the first
+    pass is written out per candidate with its fields folded in (passes/candidates.py).
+
+    With `over_cards` (a tricks phase whose filters read nothing of a play but its card,
+    passes/cards.py), the candidates are the cards themselves: the engine passes the hand as it
+    is, without making a play of each card first."""
+    if over_cards:
+        filters = [(rule_id, when, on_cards(test), if_possible) for rule_id, when, test, if_possible in filters]
+    body, group = [], []
+    whole = [candidates is not None]   # C is still the whole candidate list
+
+    def flush():
+        live = [(k, when, test) for k, when, test in group if not is_const(when, False)]
+        group.clear()
+        if not live:
+            return
+        tests = []
+        for k, when, test in live:
+            if is_const(when, True):
+                tests.append(test)
+            else:
+                body.append(assign(f"w{k}", when))
+                tests.append(either([not_(name(f"w{k}")), test]))
+        lifted, test = hoisted(both(tests))
+        lines = lifted + kept_loop(test) + [assign("C", name("K"))]
+        if whole[0]:
+            lines = lifted + per_candidate(test, candidates)
+        whole[0] = False
+        if any(is_const(when, True) for _, when, _ in live):
+            body.extend(lines)
+        else:   # no pass at all when no rule of the group applies
+            body.append(if_(either([name(f"w{k}") for k, _, _ in live]), lines))
+
+    for k, (_rule_id, when, test, if_possible) in enumerate(filters):
+        if not if_possible:
+            group.append((k, when, test))
+            continue
+        flush()
+        if is_const(when, False) or is_const(test, False):   # never applies, or never keeps a card (then skipped)
+            continue
+        lifted, test = hoisted(test)
+        whole[0] = False
+        body.append(if_(when, lifted + kept_loop(test) + [if_(name("K"), [assign("C", name("K"))])]))
+    flush()
+    fn_name = builder.next_name("narrow")
+    builder.functions.append(function(fn_name, "S, C", [
+        ast.Try(body=lazy_locals(*body) + body or [ast.Pass()],
+                handlers=[ast.ExceptHandler(type=name("_BalootError"), name=None, body=[ast.Raise()]),
+                          ast.ExceptHandler(type=name("_Exception"), name=None,
+                                            body=[ast.Return(value=ast.Constant(None))])],   # the engine names the failing rule
+                orelse=[], finalbody=[]),
+        ast.Return(value=name("C"))]))
+    return fn_name
+

@@ -1,0 +1,94 @@
+"""The generated module of one variant (or of one specialised phase), built as `ast`.
+
+Collects the generated functions as `ast.FunctionDef`s, each made from emitted expressions
+(no source text is assembled). `source()` writes the comprehensions out as loops
+(expr/lower.py), function by function, and unparses the module once: that text is what is
+compiled, kept in the disk cache and printed by `baloot rules check --show-code`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..expr.lower import lower_function
+from .pyast import assign, attr, call, const, function, if_, index, lazy_locals, name, not_, store, strings
+
+
+class ModuleBuilder:
+    """Generated functions, numbered in the order they are added (`g1`, `narrow2`, ...)."""
+
+    def __init__(self):
+        self.functions: list[ast.FunctionDef] = []
+        self.count = 0
+        self.bodies: dict[str, ast.expr] = {}   # function name -> the expression it returns
+
+    def next_name(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def add(self, args: str, body: ast.expr, prefix: str = "g") -> str:
+        """A function returning `body`; its name."""
+        fn_name = self.next_name(prefix)
+        self.add_named(fn_name, args, body)
+        return fn_name
+
+    def add_named(self, fn_name: str, args: str, body: ast.expr) -> None:
+        self.bodies[fn_name] = body
+        self.functions.append(function(fn_name, args, [*lazy_locals(body), ast.Return(value=body)]))
+
+    def add_memoized(self, fn_name: str, key: str, body: ast.expr) -> None:
+        """f(S) computing `body` once per position: kept in S._memo under `key`. No exception
+        on either path: a miss is as common as a hit (the memo lives one position)."""
+        self.bodies[fn_name] = body
+        missing = ast.Compare(left=name("value"), ops=[ast.Is()], comparators=[name("_MISSING")])
+        slot = ast.Subscript(value=name("memo"), slice=const(key), ctx=ast.Store())
+        self.functions.append(function(fn_name, "S", [
+            *lazy_locals(body),
+            ast.Try(body=[assign("memo", attr("S", "_memo"))],
+                    handlers=[ast.ExceptHandler(type=name("_AttributeError"), name=None,   # a context without a memo
+                                                body=[ast.Return(value=body)])],          # (scoring facts)
+                    orelse=[], finalbody=[]),
+            assign("value", call(attr("memo", "get"), const(key), name("_MISSING"))),
+            if_(missing, [ast.Assign(targets=[store("value"), slot], value=body)]),
+            ast.Return(value=name("value"))]))
+
+    def guarded(self, prefix: str, args: str, ids: list, body: list, result: ast.expr,
+                unless: ast.expr | None = None) -> str:
+        """A fused function: `body` runs the rules in order, setting `i` to the index of the one
+        running, so that a failing expression is still reported with its own rule id. With
+        `unless`, a test that returns `result` at once when false (passes/guards.py)."""
+        fn_name = self.next_name(prefix)
+        statements = []
+        if unless is not None:   # a guard that fails only falls through to the full run, which names the rule
+            statements.append(ast.Try(body=[if_(not_(unless), [ast.Return(value=result)])],
+                                      handlers=[ast.ExceptHandler(type=name("_Exception"), name=None, body=[ast.Pass()])],
+                                      orelse=[], finalbody=[]))
+        failed = call("_RuleRuntimeError", index(strings(ids), name("i")), name("exc"))
+        statements += [assign("i", const(0)), ast.Try(
+            body=body or [ast.Pass()],
+            handlers=[ast.ExceptHandler(type=name("_BalootError"), name=None, body=[ast.Raise()]),
+                      ast.ExceptHandler(type=name("_Exception"), name="exc",
+                                        body=[ast.Raise(exc=failed, cause=name("exc"))])],
+            orelse=[], finalbody=[]), ast.Return(value=result)]
+        self.functions.append(function(fn_name, args, statements))
+        return fn_name
+
+    def module(self) -> ast.Module:
+        """The module, its comprehensions written out as loops (expr/lower.py)."""
+        return ast.Module(body=[lower_function(fn) for fn in self.functions], type_ignores=[])
+
+    def source(self) -> str:
+        """The module's text: what is compiled, cached and printed. (Only the statements get a
+        line number, which `ast.unparse` reads; `compile` reads the text, not these nodes.)"""
+        module = self.module()
+        _number(module.body)
+        return ast.unparse(module) + "\n"
+
+
+def _number(statements: list) -> None:
+    for statement in statements:
+        statement.lineno = 1
+        for field in ("body", "orelse", "finalbody"):
+            _number(getattr(statement, field, ()))
+        for handler in getattr(statement, "handlers", ()):
+            _number(handler.body)

@@ -1,0 +1,15 @@
+"""Passes over the generated `ast` of the rules compiler, each a function of one job with its
+own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
+
+- cards.py       `on_cards`: a trick phase's filters over the cards themselves, not plays;
+- candidates.py  `per_candidate`: a calls phase's filter written out per candidate, its fields
+                 folded in (`fold`);
+- hoist.py       `hoisted`: derived values read before the loop over the candidates;
+- guards.py      `action_guard` / `any_guard`: the test of the action alone that rules a rule out;
+- lazy_maps.py   `lazy_maps`: an enter effect's maps made LazyMaps, and `held_containers`;
+- flow.py        `following`: which phases can follow each one (from the emitted `next`).
+
+Knob folding, inlining and per-contract specialisation happen as the tree is emitted
+(expr/emit.py); loops over short constant lists are written out by expr/unroll.py and
+comprehensions as loops by expr/lower.py. No pass reads generated text.
+"""

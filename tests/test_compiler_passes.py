@@ -1,0 +1,144 @@
+"""The rules compiler's passes over generated `ast` (baloot_spec/rules/passes/, rules/template.py,
+expr/astutil.py), each on small fixtures: an input written here, the output worked out by hand
+from what the pass's docstring promises. The compiler gives them emitted `ast`, never text; the
+tests parse their fixtures only to write them briefly."""
+
+import ast
+
+import pytest
+
+from baloot_spec.expr.astutil import ComprehensionFinder, clone
+from baloot_spec.rules.module import ModuleBuilder
+from baloot_spec.rules.passes.cards import on_cards, reads_only_card
+from baloot_spec.rules.passes.flow import following, next_names
+from baloot_spec.rules.passes.guards import action_guard, any_guard
+from baloot_spec.rules.passes.hoist import hoisted
+from baloot_spec.rules.passes.lazy_maps import held_containers, lazy_maps, state_reads
+from baloot_spec.rules.template import holes
+
+
+def _e(text: str) -> ast.expr:
+    return ast.parse(text, mode="eval").body
+
+
+def _text(node) -> str:
+    if isinstance(node, list):
+        return "\n".join(ast.unparse(ast.fix_missing_locations(s)) for s in node)
+    return ast.unparse(node)
+
+
+LAZY = "(_h_led if _h_led is not ... else (_h_led := f_led(S)))"
+
+
+# ---- cards ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("test, only_card", [
+    ("A.card.suit == S.trump", True),
+    ("b_rank(A.card) > 3 and A.card in S.hand", True),
+    ("A.card.suit == S.trump and A.belote", False),    # an annotation of the play
+    ("A == S.x", False),                                # the play itself
+    ("S.trump == 'H'", True),                           # reads nothing of the candidate
+])
+def test_reads_only_card(test, only_card):
+    assert reads_only_card(_e(test)) is only_card
+
+
+def test_on_cards_reads_the_card_as_the_candidate_and_leaves_its_input_alone():
+    test = _e("A.card.suit == S.trump and b_rank(A.card) > 3")
+    assert _text(on_cards(test)) == "A.suit == S.trump and b_rank(A) > 3"
+    assert _text(test) == "A.card.suit == S.trump and b_rank(A.card) > 3"
+
+
+# ---- hoist ----------------------------------------------------------------------------------------
+def test_a_derived_value_is_lifted_out_of_the_candidates_test():
+    statements, test = hoisted(_e(f"A.card.suit == {LAZY}.suit"))
+    assert _text(statements) == "if _h_led is ...:\n    _h_led = f_led(S)"
+    assert _text(test) == "A.card.suit == _h_led.suit"
+
+
+def test_nothing_to_lift_gives_the_test_itself():
+    test = _e("A.card.suit == S.trump")
+    assert hoisted(test) == ([], test)
+
+
+def test_a_lazy_fetch_reading_the_candidate_is_not_lifted():
+    # (a derived value's body never reads A; a fetch written around A must stay in the loop)
+    text = "(_h_x if _h_x is not ... else (_h_x := f_x(A)))"
+    assert hoisted(_e(text))[0] == []
+
+
+# ---- guards ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("when, guard", [
+    ("A.call == 'sun' and S.bid is None", "A.call == 'sun'"),
+    ("S.bid is None and A.call in k_calls and b_len(A.items) > 0", "A.call in k_calls and b_len(A.items) > 0"),
+    ("S.bid is None", None),                                  # nothing of the action alone
+    ("A.call == S.call", None),                               # reads the state too
+    ("A.x == 1 and False", "False"),                          # never applies
+    ("True and A.x == 1", "A.x == 1"),                        # True tells nothing
+    ("(_h_a := A.x) and A.y", "A.y"),                         # an assignment is no guard
+])
+def test_action_guard(when, guard):
+    found = action_guard(_e(when))
+    assert (None if found is None else _text(found)) == guard
+
+
+def test_any_guard_needs_a_guard_for_every_rule_and_names_each_once():
+    assert any_guard([_e("A.x == 1"), _e("S.y")]) is None
+    assert any_guard([]) is None
+    assert _text(any_guard([_e("A.x == 1 and S.y"), _e("A.x == 1"), _e("A.z and S.q")])) == "A.x == 1 or A.z"
+    assert _text(any_guard([_e("A.x and False"), _e("False")])) == "False"
+
+
+# ---- flow -----------------------------------------------------------------------------------------
+def test_next_names_and_following():
+    names = {"a", "b", "c"}
+    assert next_names(_e("'b' if S.x else 'c'"), names) == {"b", "c"}
+    assert next_names(_e("S.somewhere"), names) == names
+    nexts = {"a": _e("'b'"), "b": _e("'c' if S.x else 'b'"), "c": _e("'c'")}
+    assert following(nexts) == {"a": {"b", "c"}, "b": {"b", "c"}, "c": {"c"}}
+
+
+# ---- lazy maps ------------------------------------------------------------------------------------
+def test_state_reads_follow_rule_functions_and_refuse_other_uses_of_the_state():
+    bodies = {"f_pts": _e("S.points[v_x] + S.bonus"), "f_odd": _e("b_len(S)")}
+    assert state_reads(_e("f_pts(S, 1) * S.mult"), bodies) == {"points", "bonus", "mult"}
+    assert state_reads(_e("f_odd(S)"), bodies) is None
+    assert state_reads(_e("A.x + S.y"), bodies) is None
+    assert state_reads(_e("A.x + S.y"), bodies, action=True) == {"y"}
+
+
+def test_a_map_reading_stable_state_becomes_a_lazy_map_and_one_reading_unstable_state_does_not():
+    builder = ModuleBuilder()
+    values = _e("(_R({v_t: S.points[v_t] for v_t in k_teams}), _R({v_t: S.tricks for v_t in k_teams}))")
+    out = lazy_maps(builder, "e.id", values, frozenset({"tricks"}))
+    assert _text(out) == "(_LazyMap([v_t for v_t in k_teams], entry1, S, ('points',)), " \
+                         "_R({v_t: S.tricks for v_t in k_teams}))"
+    assert [fn.name for fn in builder.functions] == ["entry1"]
+    assert "R = S.points[v_t]" in builder.source()
+    # what the values may hold (IN_PLACE, engine/state.py): the eager map reads `tricks`
+    assert held_containers(out, {}) == {"tricks"}
+    assert held_containers(_e("(_LazyMap([v for v in k_teams], e, S, ('dealt',)),)"), {}) == {"dealt"}
+    assert held_containers(_e("(b_len(S),)"), {}) == {"hands", "dealt", "trick", "tricks", "played"}
+
+
+# ---- templates ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, found", [
+    ("no holes", []),
+    ("{a} and {b}", [(0, 3), (8, 11)]),
+    ("{} {{x}} {y", [(4, 7)]),     # an empty hole is text; `{{x}}` holds the hole {x}
+    ("x {a{b} c}", [(4, 7)]),
+])
+def test_holes(text, found):
+    assert holes(text) == found
+
+
+# ---- ast helpers ----------------------------------------------------------------------------------
+def test_clone_is_deep_and_equal():
+    node = _e("[f(x, [1, 2]) for x in S.xs if x]")
+    copy = clone(node)
+    assert ast.dump(copy) == ast.dump(node)
+    assert not {id(n) for n in ast.walk(copy)} & {id(n) for n in ast.walk(node)}
+
+
+def test_comprehension_finder():
+    finder = ComprehensionFinder()
+    assert finder(_e("a + f([x for x in y])")) and not finder(_e("a + f(b)"))
