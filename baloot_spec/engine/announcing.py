@@ -62,10 +62,17 @@ class Announcing:
             base = table.by_signature[card]
         except (KeyError, TypeError):   # (not a card of the deck; a list is unhashable)
             return {}
+        if base.card not in self.state.hands[seat]:
+            return {}
+        return self._announced(phase, table, seat, base, wished)[0]
+
+    def _announced(self, phase, table, seat, base, wished: dict) -> tuple:
+        """(allowed_announcements' answer, the shared action of the card said with them) for the
+        held card whose candidate is `base`; ({}, None) for a value not of its annotation's type.
+        The action passed the phase's check when anything was kept (Hand.play_legal applies it
+        without judging it again)."""
         S = self.state
         card = base.card
-        if card not in S.hands[seat]:
-            return {}
         if S.actor != seat:
             S.actor = seat
             S._memo = {}
@@ -74,18 +81,19 @@ class Announcing:
         unsaid = values = table.default_values
         alone = table.said_alone
         kept = {}
+        chosen = base
         for index, name, yes_no in table.annotation_slots:
             if name not in wished:
                 continue
             value = wished[name]
             if yes_no:
                 if value is not True and value is not False:
-                    return {}
+                    return {}, None
                 said = value
             elif type(value) is list and (not value or set(map(type, value)) == _STR_ONLY):
                 said = tuple(value)
             else:
-                return {}
+                return {}, None
             if values is unsaid and yes_no:   # (nearly always: nothing kept yet, a yes/no wish)
                 trial = alone[index, said]
             else:
@@ -96,4 +104,5 @@ class Announcing:
             if check(S, action) < 0:
                 values = trial
                 kept[name] = value
-        return kept
+                chosen = action
+        return kept, chosen

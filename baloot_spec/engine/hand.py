@@ -210,6 +210,41 @@ class Hand(Judging, Announcing):
                 else:
                     self._leave(phase)
         self.events.append(logged)
+    def play_legal(self, index: int, wished: dict | None = None) -> dict:
+        """Apply the action `legal()[index]` for the seat to act, a card said with those of the
+        announcements `wished` the rules allow (what allowed_announcements keeps); return the
+        event applied: what `dict(legal()[index], seat=...)` with those announcements added gives.
+
+        A player choosing among the legal actions (the random player) needs no judgement of its
+        event: the action is the candidate itself, and the `require` check is the one asked of
+        what it says (tools/BENCHMARKS.md, step 79). IndexError for an index out of legal()'s range."""
+        kept = self._kept
+        if kept is None:
+            self.legal()
+            kept = self._kept
+        item = kept[index]
+        seat = self._seat
+        phase, table, quiet_checks, _ = self._now
+        if table.play_type:
+            action = table.by_card[item]
+            event = {**action._event, "seat": seat}
+            if wished:
+                said, announced = self._announced(phase, table, seat, action, wished)
+                if said:
+                    event.update(said)
+                    self.apply(event, _judged=(phase, announced, False))
+                    return event
+            exact = True
+        else:
+            action, event, exact = item, {**item._event, "seat": seat}, False
+        if action not in quiet_checks:
+            self._set_actor(seat)
+            check = phase.check
+            if check(self.state, action) >= 0:
+                self._check_announcements(phase, action)   # raises, explained
+        self.apply(event, _judged=(phase, action, exact))
+        return event
+
     def pass_turn(self, seat: str) -> None:
         """The turn in a trick passes to `seat`: a referee going on from a card the log records out
         of turn (the card is then judged as that seat's)."""
