@@ -82,6 +82,7 @@ class Announcing:
         alone = table.said_alone
         kept = {}
         chosen = base
+        row = table.alone_actions[card]
         for index, name, yes_no in table.annotation_slots:
             if name not in wished:
                 continue
@@ -89,15 +90,19 @@ class Announcing:
             if yes_no:
                 if value is not True and value is not False:
                     return {}, None
+                if values is unsaid:   # (nearly always: nothing kept yet; the action made per table)
+                    action = row[index][value]
+                    if check(S, action) < 0:
+                        values = alone[index, value]
+                        kept[name] = value
+                        chosen = action
+                    continue
                 said = value
             elif type(value) is list and (not value or set(map(type, value)) == _STR_ONLY):
                 said = tuple(value)
             else:
                 return {}, None
-            if values is unsaid and yes_no:   # (nearly always: nothing kept yet, a yes/no wish)
-                trial = alone[index, said]
-            else:
-                trial = (*values[:index], said, *values[index + 1:])
+            trial = (*values[:index], said, *values[index + 1:])
             action = announced.get((card, trial))
             if action is None:
                 action = base if trial == unsaid else announced_action(phase, table, card, trial)

@@ -45,6 +45,12 @@ class _CandidateTable:
                 self.by_card[card] = self.by_signature[card.text] = action
             self.event_of = {card: action._event for card, action in self.by_card.items()}
             self.event_get = self.event_of.__getitem__
+            # card -> per annotation's place: (its shared action with only that yes/no one said
+            # false, said true), None for a list one (Hand._announced: no key built per question)
+            self.alone_actions = {card: tuple(
+                tuple((base if self.said_alone[index, said] == self.default_values
+                       else announced_action(phase, self, card, self.said_alone[index, said])) for said in (False, True))
+                if yes_no else None for index, _, yes_no in self.annotation_slots) for card, base in self.by_card.items()}
             return
         for action_type, fields in phase.call_candidates():   # (the order the fused narrow assumes)
             action = Action(action_type, **with_every_field(phase, fields))

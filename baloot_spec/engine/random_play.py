@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .hand import Hand, match_step
+from .hand import OVER, Hand, match_step
 
 
 def random_deck(rules, rng: random.Random) -> list[str]:
@@ -19,10 +19,10 @@ def random_action(hand: Hand, rng: random.Random) -> dict:
     seat = hand.turn()
     legal = hand.legal()
     action = dict(legal[pick(rng.getrandbits, len(legal))], seat=seat)
-    wished = _wished(hand, hand.phase, seat)
-    if wished is not None:
+    annotations = hand.rules.phases[hand.phase].annotations   # (none but in a trick phase)
+    if annotations:
         # (each kept if allowed with those kept before it: one question, not one per announcement)
-        action.update(hand.allowed_announcements(action["card"], wished))
+        action.update(hand.allowed_announcements(action["card"], _wished(hand, annotations, seat)))
     return action
 
 
@@ -39,21 +39,21 @@ def pick(getrandbits, n: int) -> int:
     return r
 
 
-def _wished(hand: Hand, phase: str, seat: str) -> dict | None:
-    """What the random player would say with a card in `phase` (None: nothing can be said there):
-    every yes/no announcement, and for a list one the names of what the seat holds (the projects)."""
-    annotations = hand.rules.phases[phase].annotations   # (none but in a trick phase)
-    if not annotations:
-        return None
-    _, yes_no, lists = _wishes(annotations)
-    wished = {**yes_no}   # every yes/no announcement said
+def _wished(hand: Hand, annotations: dict, seat: str) -> dict:
+    """What the random player says with a card in a phase of these annotations: every yes/no
+    announcement, and for a list one the names of what the seat holds (the projects). Read only
+    (the same dict for every card when there is nothing to add)."""
+    known = _WISHES.get(id(annotations))
+    if known is None or known[0] is not annotations:
+        known = _wishes(annotations)
+    _, wished, lists = known
     for name in lists:
         try:
             found = hand.state.projects[seat]
         except (AttributeError, KeyError, TypeError):   # (no projects, or none for this seat)
             continue
         if found:
-            wished[name] = [p["name"] for p in found]
+            wished = {**wished, name: [p["name"] for p in found]}
     return wished
 
 
@@ -79,17 +79,20 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
     legal ones: nothing to judge but what is said; tools/BENCHMARKS.md, step 79)."""
     hand = Hand(rules, dealer, deal or {"deck": random_deck(rules, rng)}, match_scores)
     getrandbits = rng.getrandbits
+    state, phases = hand.state, rules.phases
     for _ in range(max_events):
-        if hand.is_over():
+        phase = state.phase
+        if phase == OVER:
             return hand
         n = len(hand.legal())
         if not n:
-            raise RuntimeError(f"no legal action in the {hand.phase} phase")
+            raise RuntimeError(f"no legal action in the {phase} phase")
         k = n.bit_length()   # (pick(), inlined: two Python calls a step fewer)
         index = getrandbits(k)
         while index >= n:
             index = getrandbits(k)
-        hand.play_legal(index, _wished(hand, hand.phase, hand.turn()))
+        annotations = phases[phase].annotations
+        hand.play_legal(index, _wished(hand, annotations, hand.turn()) if annotations else None)
     raise RuntimeError(f"the hand did not end within {max_events} events (phase {hand.phase})")
 
 
