@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from ..engine.state import LegalEvent
+from ..expr.builtins import Rec
 from .writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE, FORMAT
 
 _encode = json.JSONEncoder(separators=(",", ":")).encode   # (json.dumps with separators makes one per call)
@@ -29,21 +30,15 @@ class LineWriter:
         self._head = '{"format":' + _encode(FORMAT) + ',"variant":' + _encode(variant) + ',"match":{"start":'
         self._app = "" if not app else ',"app":' + _encode(app)
         self._teams = tuple(rules.table.teams)
-        self._texts = {}   # id(a shared event) -> (the event, its text): the event kept, so its id stays its own
+        # id(a shared event) -> its text; the events are kept (`_held`), so an id found here is
+        # that event's (no other object can have it while the event lives)
+        self._texts, self._held = {}, []
 
     def hand_text(self, hand) -> str:
         """The text of `hand_record(hand)`."""
         S = hand.state
-        texts = self._texts
-        events = []
-        for event in hand.events:
-            if type(event) is LegalEvent:
-                known = texts.get(id(event))
-                if known is None or known[0] is not event:
-                    known = texts[id(event)] = (event, _encode(event))
-                events.append(known[1])
-            else:
-                events.append(_encode(event))
+        known = self._texts.get
+        events = [known(id(event)) or self._event_text(event) for event in hand.events]
         text = ('{"dealer":' + _encode(S.dealer) + ',"match_scores":' + _encode(S.match_scores)
                 + ',"deal":' + _encode(hand.deal_spec) + ',"events":[' + ",".join(events) + "]")
         if hand.is_over():
@@ -60,18 +55,29 @@ class LineWriter:
             text += ',"claimed":' + _encode(claimed_match)
         return text + "}"
 
+    def _event_text(self, event) -> str:
+        text = _encode(event)
+        if type(event) is LegalEvent:   # (shared and read-only: its text is made once)
+            self._texts[id(event)] = text
+            self._held.append(event)
+        return text
+
 
 def _claimed(hand) -> dict:
     """claimed_of(hand) (log/writer.py) with the engine's values as they are: the encoder writes a
-    record as a dict and a tuple as a list, which is what text.plain would have made of them."""
+    record as a dict and a tuple as a list, which is what text.plain would have made of them. (A
+record, a dict subclass, is encoded through its Python `items`: the top-level ones are made
+plain dicts first, a C copy; `dict()` of a LazyMap fills it in as its `items` would.)"""
     result = hand.result()
     if result["thrown_in"]:
         return {"thrown_in": True}
     claimed = {"thrown_in": False}
     facts = hand.facts
     for key in CLAIMED_FROM_FACTS:
-        claimed[key] = facts[key]
+        value = facts[key]
+        claimed[key] = dict(value) if type(value) is Rec else value
     claimed["trump"] = getattr(hand.state, "trump", None)
     for key in CLAIMED_FROM_SCORE:
-        claimed[key] = result[key]
+        value = result[key]
+        claimed[key] = dict(value) if type(value) is Rec else value
     return claimed
