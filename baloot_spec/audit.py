@@ -226,7 +226,7 @@ def _step_ids(rules) -> dict:
     return known
 
 
-# Sources of the refusals the engine's machinery makes (engine/hand.py: OUT_OF_TURN, ...) and
+# Sources of the refusals the engine's machinery makes (engine/judgement.py: OUT_OF_TURN, ...) and
 # of the audit's own findings about the log, where the rules give none: the rule files' own
 # sources where one applies (the turn order is the table's), else the reason as a `choice:`.
 _MACHINERY_SOURCES = {

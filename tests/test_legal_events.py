@@ -40,9 +40,9 @@ def test_an_action_reads_the_fields_of_its_phases_other_actions_as_none():
     # The trump phase (pickup_before_trump=sun) offers `trump` with a suit and `pickup` with no
     # field: a rule about `suit` reads a pickup's as none. Every action of the phase carries the
     # field, so the engine needs no __getattr__ fallback (which slows every attribute read).
-    from baloot_spec.engine.hand import _tables
+    from baloot_spec.engine.candidates import tables_of
     rules = load_variant("default", {"pickup_before_trump": "sun"})
-    table = _tables(rules)["trump"]
+    table = tables_of(rules)["trump"]
     by_type = {action.type: action for action in table.calls}
     assert by_type["pickup"].suit is None and by_type["trump"].suit in rules.deck.suits
     assert all("suit" in action._fields and action.type for action in table.calls)   # (slots: no vars())

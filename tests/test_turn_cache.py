@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from baloot_spec.engine.hand import _UNKNOWN, Hand
+from baloot_spec.engine.candidates import UNKNOWN
+from baloot_spec.engine.hand import Hand
 from baloot_spec.rules import load_variant
 
 
@@ -18,7 +19,7 @@ def test_the_kept_seat_is_the_phases_turn_at_every_position(preset):
         rng = random.Random(f"turn:{preset}:{number}")
         hand = Hand(rules, rng.choice(rules.table.seats), {"deck": [c.text for c in rng.sample(rules.deck.cards, 32)]})
         while not hand.is_over():
-            if hand._seat is not _UNKNOWN:
+            if hand._seat is not UNKNOWN:
                 assert hand._seat == hand._turn()
                 checked += 1
             legal = hand.legal()

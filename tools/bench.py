@@ -133,10 +133,10 @@ def simulate_time(rules, count: int, seed: int) -> float:
     """CPU time of `baloot simulate --hands count --seed seed` in process: random legal hands,
     each action chosen by the random player with every announcement it may make, each hand
     written as a JSON Lines log document (to a stream that keeps nothing)."""
-    from baloot_spec.simulate import simulate_hands, write_jsonl
+    from baloot_spec.simulate import hand_lines, write_jsonl   # (what the command writes)
     with open(os.devnull, "w") as sink:
         started = time.process_time()
-        write_jsonl(simulate_hands(rules, count, seed), sink)
+        write_jsonl(hand_lines(rules, count, seed), sink)
         return time.process_time() - started
 
 

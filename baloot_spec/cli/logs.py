@@ -110,12 +110,13 @@ def _override(args) -> dict | None:
 
 def simulate(args) -> int:
     from ..rules import load_variant
-    from ..simulate import simulate_hands, simulate_matches, write_jsonl
+    from ..simulate import hand_lines, match_lines, write_jsonl
     count = args.hands if args.hands is not None else args.matches
     if count is None or count < 0:
         raise Usage("--hands/--matches takes a count of 0 or more")
     rules = load_variant(args.preset, parse_sets(args.sets), args.overlays)
-    documents = simulate_hands(rules, count, args.seed) if args.hands is not None else simulate_matches(rules, count, args.seed)
+    # (each document's text made straight from the hand: simulate.py)
+    documents = hand_lines(rules, count, args.seed) if args.hands is not None else match_lines(rules, count, args.seed)
     progress = _Progress("written", count, force=False)
     from .. import budget
     from ..budget import BudgetExceeded, budgeted

@@ -1,14 +1,16 @@
 """The candidate actions of each phase, made once per compiled variant, and how an event is
 matched to one: each card's play and each combination of a call's parameters, the shared
 actions of cards said with announcements, the signatures calls are looked up by, and the
-read-only events the log keeps. The engine (engine/hand.py) judges and applies events against
-these tables; nothing here changes a hand."""
+read-only events the log keeps. The engine (engine/hand.py, engine/judgement.py) judges and
+applies events against these tables; nothing here changes a hand."""
 
 from __future__ import annotations
 
 from .state import Action, LegalEvent
 
-_NOTHING = frozenset()   # no candidate cleared by a guard
+NOTHING = frozenset()   # no candidate cleared by a guard
+UNKNOWN = object()      # the seat to act, not yet worked out at a position (Hand._seat)
+
 
 class _CandidateTable:
     """Every candidate action of a phase, made once per compiled variant: each card's play with
@@ -17,7 +19,7 @@ class _CandidateTable:
 
     def __init__(self, rules, phase):
         self.by_card, self.calls, self.by_signature, self.event_of = {}, [], {}, {}
-        self.announced = {}   # (card, announcement values) -> its shared action (_card_action)
+        self.announced = {}   # (card, announcement values) -> its shared action (card_action)
         self.event_get = self.event_of.__getitem__
         self.play_type = phase.action if phase.kind == "tricks" else None
         # per call type: its parameters' names, and what each is when the event leaves it out
@@ -25,7 +27,7 @@ class _CandidateTable:
                             for action_type, params in phase.actions.items()}
         self.signature_of = {action_type: _signature_reader(action_type, *fields) for action_type, fields in self.call_fields.items()}
         if phase.kind == "tricks":
-            # (as _card_action reads an event's annotations: a list as a tuple)
+            # (as card_action reads an event's annotations: a list as a tuple)
             self.default_annotations = [tuple(v) if type(v) is list else v for v in phase.annotations.values()]
             # (Hand.allowed_announcements: the values said with nothing, and each annotation's
             # place, name and whether it is a yes/no one rather than a list of names)
@@ -43,11 +45,17 @@ class _CandidateTable:
                 self.by_card[card] = self.by_signature[card.text] = action
             self.event_of = {card: action._event for card, action in self.by_card.items()}
             self.event_get = self.event_of.__getitem__
+            # card -> per annotation's place: (its shared action with only that yes/no one said
+            # false, said true), None for a list one (Hand._announced: no key built per question)
+            self.alone_actions = {card: tuple(
+                tuple((base if self.said_alone[index, said] == self.default_values
+                       else announced_action(phase, self, card, self.said_alone[index, said])) for said in (False, True))
+                if yes_no else None for index, _, yes_no in self.annotation_slots) for card, base in self.by_card.items()}
             return
         for action_type, fields in phase.call_candidates():   # (the order the fused narrow assumes)
-            action = Action(action_type, **_with_every_field(phase, fields))
+            action = Action(action_type, **with_every_field(phase, fields))
             action._event = LegalEvent(type=action_type, **fields)
-            action._logged = {}   # seat -> the event the log keeps (see _logged_call)
+            action._logged = {}   # seat -> the event the log keeps (see logged_call)
             self.calls.append(action)
             self.by_signature[self.signature_of[action_type](fields)] = action   # (the key an event is read to)
 
@@ -89,7 +97,7 @@ class _Tables:
 def _cleared(guard, candidates) -> frozenset:
     """The candidates for which `guard` is false (none without a guard, or where it fails)."""
     if guard is None:
-        return _NOTHING
+        return NOTHING
     cleared = set()
     for action in candidates:
         try:
@@ -101,21 +109,21 @@ def _cleared(guard, candidates) -> frozenset:
 
 
 
-def _with_every_field(phase, fields: dict) -> dict:
+def with_every_field(phase, fields: dict) -> dict:
     """A call's fields, and none for each field that only the phase's other actions have."""
     every = {name: None for params in phase.actions.values() for name in params}
     every.update(fields)
     return every
 
 
-def _tables(rules) -> _Tables:
+def tables_of(rules) -> _Tables:
     tables = getattr(rules, "_engine_tables", None)
     if tables is None:
         tables = rules._engine_tables = _Tables(rules)
     return tables
 
 
-def _logged_call(action, seat, event: dict) -> dict:
+def logged_call(action, seat, event: dict) -> dict:
     """What the log keeps of a call: the candidate's shared read-only event for this seat if the
     caller's is equal to it (made once per candidate and seat), else a copy of the caller's."""
     made = action._logged
@@ -123,25 +131,25 @@ def _logged_call(action, seat, event: dict) -> dict:
         return {**event}
     logged = made.get(seat)
     if logged is None:
-        logged = made[seat] = _seat_event(action, seat)
+        logged = made[seat] = seat_event(action, seat)
     return logged if logged == event else {**event}
 
 
-def _seat_event(action, seat) -> LegalEvent:
+def seat_event(action, seat) -> LegalEvent:
     """A candidate's event with the seat that acts, as the log keeps it: read-only and shared,
     made once per candidate and seat; its keys in the order `dict(legal_event, seat=...)` gives."""
     return LegalEvent(**action._event, seat=seat)
 
 
-def _call_signature(action_type: str, values: tuple) -> tuple:
+def call_signature(action_type: str, values: tuple) -> tuple:
     """How a call is looked up among the legal ones: its type, its parameters' values and their
     Python types (so that 0 is not taken for false)."""
     return (action_type, values, tuple(map(type, values)))   # (C-level: no generator)
 
 
-def _signature(phase, table, event: dict):
+def signature(phase, table, event: dict):
     """The signature of a call event, as the candidate table is keyed (None for no call type of
-    the phase). A card event is matched by _card_action."""
+    the phase). A card event is matched by card_action."""
     read = table.signature_of.get(event.get("type"))
     if read is None:
         return None
@@ -149,7 +157,7 @@ def _signature(phase, table, event: dict):
 
 
 def _signature_reader(action_type: str, names: tuple, defaults: tuple):
-    """event -> its signature as a call of `action_type`, equal to what _call_signature gives.
+    """event -> its signature as a call of `action_type`, equal to what call_signature gives.
     For one or two parameters (every call of the rules) a closure reads them one by one:
     `tuple(map(event.get, names, defaults))` and `tuple(map(type, values))` cost about 150 ns
     each (a map object, a tuple grown from an iterator), the whole signature 680 ns; this 150."""
@@ -167,10 +175,10 @@ def _signature_reader(action_type: str, names: tuple, defaults: tuple):
             one, two = event.get(first, first_default), event.get(second, second_default)
             return (action_type, (one, two), (type(one), type(two)))
         return read_two
-    return lambda event: _call_signature(action_type, tuple(map(event.get, names, defaults)))
+    return lambda event: call_signature(action_type, tuple(map(event.get, names, defaults)))
 
 
-def _card_action(phase, table, event: dict):
+def card_action(phase, table, event: dict):
     """The action for a card event with annotations: the card's candidate when every one is
     its default, else the action for what was said (a project, an Ekka), made once per variant
     and distinct announcement; None where the event is not one as it stands (not a card of the
@@ -199,10 +207,10 @@ def _card_action(phase, table, event: dict):
         values.append(value)
     if values == table.default_annotations:
         return base
-    return _announced_action(phase, table, base.card, tuple(values))
+    return announced_action(phase, table, base.card, tuple(values))
 
 
-def _announced_action(phase, table, card, values: tuple):
+def announced_action(phase, table, card, values: tuple):
     """The shared action for `card` said with these annotation values (in the phase's order, a
     list as a tuple, each of its annotation's type), made once per variant."""
     key = (card, values)
@@ -220,4 +228,3 @@ def _announced_action(phase, table, card, values: tuple):
 
 
 _ANNOUNCED_KEPT = 4096
-_STR_ONLY = {str}

@@ -11,23 +11,21 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ..cards import CardError
-from ..errors import BalootError, IllegalAction, RuleRuntimeError
-from ..expr.builtins import Rec, Values
-from ..text import show
-from .candidates import (_NOTHING, _call_signature, _card_action, _announced_action, _logged_call,  # noqa: F401
-                         _STR_ONLY, _seat_event, _signature, _tables, _with_every_field)
+from ..errors import RuleRuntimeError
+from ..expr.builtins import Rec
+from .announcing import Announcing
+from .candidates import NOTHING, UNKNOWN, logged_call, seat_event, tables_of
 from .deal import Deal, DealError
-from .state import Action, LegalEvent, Play, State, Trick
+from .judgement import NOT_IN_HAND, OUT_OF_TURN, WRONG_ACTION, Judging  # noqa: F401  (public here too)
+from .results import match_step, run_rule, score_facts  # noqa: F401  (public here too)
+from .state import Play, State, Trick
 
-OUT_OF_TURN = "turn.out-of-turn"
-WRONG_ACTION = "phase.wrong-action"
-NOT_IN_HAND = "{action}.not-in-hand"
 OVER = "over"
 
 
-class Hand:
-    """A hand being played under one compiled variant."""
+class Hand(Judging, Announcing):
+    """A hand being played under one compiled variant. The judgement of an event (engine/judgement.py)
+    and the announcement questions (engine/announcing.py) are its mixins."""
 
     # (slots: the machinery reads these on every action; copy() copies them by name)
     __slots__ = ("rules", "deal", "deal_spec", "state", "events", "_seat", "_kept", "facts", "score",
@@ -54,15 +52,15 @@ class Hand:
         self.events: list[dict] = []
         # What is known of the current position (apply() forgets it): the seat to act and the
         # candidate actions the rules keep for it.
-        self._seat = _UNKNOWN
+        self._seat = UNKNOWN
         self._kept = None
         self.facts = None
         self.score = None
-        self._tables = _tables(rules)
+        self._tables = tables_of(rules)
         self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
-        self._now = (None, None, _NOTHING, _NOTHING)
+        self._now = (None, None, NOTHING, NOTHING)
         self._n_seats = len(rules.table.seats)
         self._enter(rules.first_phase)
 
@@ -77,7 +75,7 @@ class Hand:
     def turn(self):
         """The seat to act, or None when the hand is over (computed once per position)."""
         seat = self._seat
-        if seat is _UNKNOWN:
+        if seat is UNKNOWN:
             seat = self._seat = self._turn()
         return seat
 
@@ -107,7 +105,7 @@ class Hand:
         kept = self._kept
         if kept is None:
             seat = self._seat
-            if seat is _UNKNOWN:
+            if seat is UNKNOWN:
                 seat = self._seat = self._turn()
             if seat is None:
                 self._kept = []
@@ -138,106 +136,6 @@ class Hand:
             return [*map(table.event_get, kept)]
         return [*map(_EVENT_OF, kept)]
 
-    def _kept_cards(self, phase) -> list:
-        """The cards the filter rules keep, run one by one (which names a rule that fails)."""
-        kept, _ = self._narrow(phase, self._candidates(phase), None)
-        return list(map(_CARD_OF, kept))
-
-    def _legal_keys(self) -> list:
-        """What the rules keep at this position, as _key() gives it (see legal())."""
-        if self._kept is None:
-            self.legal()
-        phase = self._now[0]
-        return self._kept if phase.kind == "tricks" else [self._key(phase, a) for a in self._kept]
-
-    def check(self, event: dict):
-        """The IllegalAction that refuses `event`, or None if it is legal (nothing is applied)."""
-        try:
-            self._judge(event)
-        except IllegalAction as refusal:
-            return refusal
-        return None
-
-    def announcements_allowed(self, event: dict) -> bool:
-        """Whether what is said with an action the player may take is allowed (the `require`
-        rules only: a cheap question for a player choosing among legal actions).
-
-        A card said with announcements is the shared action `_card_action` makes once per variant
-        (as the judgement finds it), asked of the phase's compiled check: building the action
-        anew for each question was half of a simulated hand (tools/BENCHMARKS.md, step 73)."""
-        phase, table, _, _ = self._now
-        seat = self.turn()
-        if phase is None or seat is None or event.get("seat") != seat:
-            return False
-        self._set_actor(seat)
-        if table.play_type:
-            try:
-                target = _card_action(phase, table, event)
-            except (KeyError, TypeError):   # (an unhashable card: the slow path says what is wrong)
-                target = None
-            if target is not None and target.card in self.state.hands[seat]:
-                check = phase.check
-                return check(self.state, target) < 0
-        try:
-            return self._check_announcements(phase, self._action_of(phase, event), explain=False) is None
-        except IllegalAction:
-            return False
-
-    def allowed_announcements(self, card: str, wished: dict) -> dict:
-        """Of the announcements `wished` (annotation name -> value) with a play of `card` by the
-        seat to act, those the `require` rules allow, taken in the phase's order of annotations,
-        each kept if allowed together with the ones kept before it: what asking
-        announcements_allowed once per announcement, adding each one allowed, gives. {} when no
-        card is to be played, `card` is not held, or a value is not of its annotation's type.
-
-        One question a play for the random player instead of one per announcement, each asked
-        of the shared action for the card and the values so far (tools/BENCHMARKS.md, step 74)."""
-        seat = self._seat
-        if seat is _UNKNOWN:
-            seat = self.turn()
-        phase, table, _, _ = self._now
-        if seat is None or table is None or not table.play_type:
-            return {}
-        try:
-            base = table.by_signature[card]
-        except (KeyError, TypeError):   # (not a card of the deck; a list is unhashable)
-            return {}
-        S = self.state
-        card = base.card
-        if card not in S.hands[seat]:
-            return {}
-        if S.actor != seat:
-            S.actor = seat
-            S._memo = {}
-        check = phase.check
-        announced = table.announced
-        unsaid = values = table.default_values
-        alone = table.said_alone
-        kept = {}
-        for index, name, yes_no in table.annotation_slots:
-            if name not in wished:
-                continue
-            value = wished[name]
-            if yes_no:
-                if value is not True and value is not False:
-                    return {}
-                said = value
-            elif type(value) is list and (not value or set(map(type, value)) == _STR_ONLY):
-                said = tuple(value)
-            else:
-                return {}
-            if values is unsaid and yes_no:   # (nearly always: nothing kept yet, a yes/no wish)
-                trial = alone[index, said]
-            else:
-                trial = (*values[:index], said, *values[index + 1:])
-            action = announced.get((card, trial))
-            if action is None:
-                action = base if trial == unsaid else _announced_action(phase, table, card, trial)
-            if check(S, action) < 0:
-                values = trial
-                kept[name] = value
-        return kept
-
     def copy(self) -> "Hand":
         """An independent copy of the position, for search and perft: every list, dict, set and
         Rec of the state (and the event log) is copied; cards, plays, finished tricks, actions,
@@ -261,8 +159,8 @@ class Hand:
         self._kept = None
         actor = S.actor = event["seat"]
         if phase.kind != "tricks":   # (the short branch first: see _judge on long jumps)
-            logged = _logged_call(action, actor, event)
-            self._seat = _UNKNOWN
+            logged = logged_call(action, actor, event)
+            self._seat = UNKNOWN
             S._memo = {}
             if action not in self._now[3]:
                 phase.effects["action"](S, action)
@@ -278,7 +176,7 @@ class Hand:
                 play = Play(actor, card, **{k: getattr(action, k) for k in phase.annotations})
                 if plays is not None:
                     plays[actor] = play
-                    play._event = _seat_event(action, actor)   # (what the log keeps)
+                    play._event = seat_event(action, actor)   # (what the log keeps)
             # An event known to be this candidate's, exactly, is logged as the candidate's shared
             # read-only event; anything else as a copy (the caller's event may change). Copying
             # every event was 4% of a replayed hand.
@@ -297,7 +195,7 @@ class Hand:
             if len(trick) < self._n_seats:
                 self._seat = tables.next_seat[actor]   # (what _turn() says in a trick)
             else:
-                self._seat = _UNKNOWN
+                self._seat = UNKNOWN
                 winner = phase.winner
                 winner = winner(S)
                 if tables.copy_tricks:   # (an effect may hold them: IN_PLACE, state.py)
@@ -312,16 +210,40 @@ class Hand:
                 else:
                     self._leave(phase)
         self.events.append(logged)
+    def play_legal(self, index: int, wished: dict | None = None) -> dict:
+        """Apply the action `legal()[index]` for the seat to act, a card said with those of the
+        announcements `wished` the rules allow (what allowed_announcements keeps); return the
+        event applied: what `dict(legal()[index], seat=...)` with those announcements added gives.
 
-    def apply_unless_refused(self, event: dict):
-        """Apply `event` if the rules allow it and return None; else apply nothing and return
-        the IllegalAction (check() and apply() in one judgement, for a referee)."""
-        try:
-            judged = self._judge(event)
-        except IllegalAction as refusal:
-            return refusal
-        self.apply(event, _judged=judged)
-        return None
+        A player choosing among the legal actions (the random player) needs no judgement of its
+        event: the action is the candidate itself, and the `require` check is the one asked of
+        what it says (tools/BENCHMARKS.md, step 79). IndexError for an index out of legal()'s range."""
+        kept = self._kept
+        if kept is None:
+            self.legal()
+            kept = self._kept
+        item = kept[index]
+        seat = self._seat
+        phase, table, quiet_checks, _ = self._now
+        if table.play_type:
+            action = table.by_card[item]
+            event = {**action._event, "seat": seat}
+            if wished:
+                said, announced = self._announced(phase, table, seat, action, wished)
+                if said:
+                    event.update(said)
+                    self.apply(event, _judged=(phase, announced, False))
+                    return event
+            exact = True
+        else:
+            action, event, exact = item, {**item._event, "seat": seat}, False
+        if action not in quiet_checks:
+            self._set_actor(seat)
+            check = phase.check
+            if check(self.state, action) >= 0:
+                self._check_announcements(phase, action)   # raises, explained
+        self.apply(event, _judged=(phase, action, exact))
+        return event
 
     def pass_turn(self, seat: str) -> None:
         """The turn in a trick passes to `seat`: a referee going on from a card the log records out
@@ -364,175 +286,9 @@ class Hand:
         S._memo = {}
 
     # ---- machinery --------------------------------------------------------------------------
-    def _judge(self, event: dict, force: bool = False):
-        """(phase, the action, whether `event` is exactly the action's own) for an event the
-        rules allow, else IllegalAction. The fast path: exactly one of the legal actions.
-
-        (Each test here jumps only a few instructions: in CPython 3.11 a comparison is
-        specialised only when the jump after it needs no EXTENDED_ARG, that is when it jumps
-        over fewer than 256 code units; a long block after an `if` made every one generic.)"""
-        if force or not (type(event) is dict or type(event) is LegalEvent):
-            return self._judge_slowly(event, force)
-        kept = self._kept
-        if kept is None:
-            self.legal()
-            kept = self._kept
-        phase, table, quiet_checks, _ = self._now
-        # exact: a card with nothing said, whose event is type, seat and card, all three equal
-        # to the candidate's, so it is the candidate's event for this seat. (Subscripts, not
-        # dict.get: a missing field or an unknown card is rare, and the slow path explains it;
-        # four get() calls were 140 method calls a hand.)
-        exact = False
-        try:
-            if not kept or event["seat"] != self._seat:
-                target = None
-            elif len(event) == 3 and event["type"] == table.play_type:  # a card, nothing said
-                target = table.by_signature[event["card"]]
-                exact = True
-            elif table.play_type:   # a card with announcements, or its defaults spelled out
-                target = _card_action(phase, table, event)
-            else:
-                target = table.by_signature.get(_signature(phase, table, event))
-        except (KeyError, TypeError):  # a field missing, an unknown card, an unhashable value
-            target = None
-        if target is None or (target.card if table.play_type else target) not in kept:
-            return self._judge_slowly(event, False)
-        if target not in quiet_checks:
-            check = phase.check
-            if check(self.state, target) >= 0:
-                self._check_announcements(phase, target)   # raises, explained
-        return phase, target, exact
-
-    def _judge_slowly(self, event, force: bool):
-        """_judge for any event: checked field by field, a refusal explained by its rule."""
-        S = self.state
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise IllegalAction(WRONG_ACTION, "an event is an object with a 'type'")
-        if self.is_over():
-            raise IllegalAction(WRONG_ACTION, f"the hand is over; no {event['type']} is possible")
-        phase = self._phases[S.phase]
-        seat = self.turn()
-        if event.get("seat") != seat:
-            raise IllegalAction(OUT_OF_TURN, f"it is {seat}'s turn, not {event.get('seat')}'s")
-        allowed = [phase.action] if phase.kind == "tricks" else list(phase.actions)
-        if event["type"] not in allowed:
-            raise IllegalAction(WRONG_ACTION, f"a {event['type']} is not an action of the {S.phase} phase (expected: {', '.join(allowed)})")
-        self._set_actor(seat)
-        target = self._action_of(phase, event)
-        if force:
-            return phase, target, False
-        key = self._key(phase, target)
-        if key not in self._legal_keys():
-            _, excluded_by = self._narrow(phase, self._candidates(phase), key)
-            if excluded_by is not None:
-                raise IllegalAction(excluded_by.id, self._explain(excluded_by, target), _source_text(excluded_by.source))
-        self._check_announcements(phase, target)
-        return phase, target, False
-
-    def _check_announcements(self, phase, target, explain: bool = True):
-        """The `require` rules: what is said with an action (they never narrow the legal set).
-        Raises IllegalAction, or with explain=False returns the refusing rule (None if fine)."""
-        refused = phase.check(self.state, target)
-        if refused < 0:
-            return None
-        rule = phase.checks[refused]
-        if not explain:
-            return rule
-        raise IllegalAction(rule.id, self._explain(rule, target), _source_text(rule.source))
-
-    @staticmethod
-    def _key(phase, action):
-        return action.card if phase.kind == "tricks" else action.key()
-
-    def _action_of(self, phase, event) -> Action:
-        S = self.state
-        if phase.kind == "tricks":
-            text = event.get("card")
-            card = self.rules.deck.exact.get(text) if type(text) is str else None   # (a list is unhashable)
-            if card is None:
-                try:
-                    card = self.rules.deck.parse(event.get("card"))
-                except CardError as exc:
-                    raise IllegalAction(WRONG_ACTION, str(exc)) from None
-            if card not in S.hands[S.actor]:
-                raise IllegalAction(NOT_IN_HAND.format(action=phase.action), f"{S.actor} does not hold {card}")
-            fields = {"card": card}
-            for name, default in phase.annotations.items():
-                value = event.get(name, default)
-                if isinstance(default, bool) and not isinstance(value, bool):
-                    raise IllegalAction(WRONG_ACTION, f"'{name}' is true or false, not {value!r}")
-                if isinstance(default, list) and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                    raise IllegalAction(WRONG_ACTION, f"'{name}' is a list of names, not {value!r}")
-                fields[name] = list(value) if isinstance(value, list) else value
-            return Action(phase.action, **fields)
-        params = phase.actions[event["type"]]
-        fields = {}
-        for name, domain in params.items():
-            default = domain[0] if isinstance(domain[0], bool) else None
-            value = event.get(name, default)
-            if value not in domain or (isinstance(value, bool) != isinstance(domain[0], bool)):
-                raise IllegalAction(WRONG_ACTION, f"{name} must be one of {', '.join(map(show, domain))}, not {value!r}")
-            fields[name] = value
-        return Action(event["type"], **_with_every_field(phase, fields))
-
     def phase_rule_id(self) -> str | None:
         """The id of the current phase (what gives the turn), None when the hand is over."""
         return None if self.is_over() else self._phases[self.state.phase].id
-
-    def narrowing(self, event: dict) -> list:
-        """For explanations, never on the hot path: each filter rule of the current phase that
-        applied for the seat to act, in rule order, as (rule id, the candidates it dropped, whether
-        it kept `event`'s action, whether the phase is a trick phase). The walk of `_narrow`,
-        told step by step; empty when the hand is over or `event` is no action of the phase."""
-        seat = self.turn()
-        if seat is None:
-            return []
-        phase = self._phases[self.state.phase]
-        self._set_actor(seat)
-        try:
-            key = self._key(phase, self._action_of(phase, dict(event, seat=seat)))
-        except IllegalAction:
-            return []
-        S, current, steps = self.state, self._candidates(phase), []
-        for rule in phase.filters:
-            if not rule.when(S):
-                continue
-            keep = rule.keep(S, current)
-            if rule.if_possible and not keep:
-                continue
-            kept = any(self._key(phase, a) == key for a in keep)
-            steps.append((rule.id, [a for a in current if a not in keep], kept, phase.kind == "tricks"))
-            current = keep
-        return steps
-
-    def _candidates(self, phase) -> list:
-        table = self._tables[phase.name]
-        if phase.kind == "tricks":
-            return list(map(table.by_card.__getitem__, self.state.hands[self.state.actor]))
-        return table.calls   # (_legal_actions has this inline: it runs once per position)
-
-    def _narrow(self, phase, candidates: list, target_key):
-        """Apply the phase's filter rules in order; return (kept, rule that excluded target_key)."""
-        S = self.state
-        current = candidates
-        rule = None
-        try:
-            for rule in phase.filters:
-                if not rule.when(S):
-                    continue
-                keep = rule.keep(S, current)
-                if rule.if_possible and not keep:
-                    continue
-                if target_key is not None and len(keep) != len(current):
-                    before = any(self._key(phase, a) == target_key for a in current)
-                    if before and not any(self._key(phase, a) == target_key for a in keep):
-                        return keep, rule
-                current = keep
-        except (BalootError, IllegalAction):
-            raise
-        except Exception as exc:
-            raise RuleRuntimeError(rule.id if rule else phase.id, exc) from exc
-        return current, None
 
     def _enter(self, name: str) -> None:
         S = self.state
@@ -540,7 +296,7 @@ class Hand:
         S._memo = {}
         if name == OVER:
             S.phase = OVER
-            self._now = (None, None, _NOTHING, _NOTHING)
+            self._now = (None, None, NOTHING, NOTHING)
             return
         phase = self._phases.get(name)
         if phase is None:
@@ -590,7 +346,7 @@ class Hand:
             if phase.fixed:
                 phase = self._phases[name] = self.rules.specialized(name, tuple(map(S.__getattribute__, phase.fixed)))
             self._now = self._tables.now(phase, name)
-        self._seat = _UNKNOWN
+        self._seat = UNKNOWN
         self._kept = None
 
     def _settle(self) -> None:
@@ -610,33 +366,18 @@ class Hand:
         following = phase.next
         self._enter(following(S))
 
-    def _explain(self, rule, action) -> str:
-        try:
-            return rule.explain(self.state, action)
-        except Exception as exc:  # an explanation must never hide the refusal itself
-            return f"{rule.id} (explanation failed: {exc})"
-
     def _set_actor(self, seat) -> None:
         S = self.state
         if S.actor != seat:
             S.actor = seat
             S._memo = {}
 
-    @staticmethod
-    def _run(rule_id, fn, *args):
-        try:
-            return fn(*args)
-        except BalootError:
-            raise
-        except Exception as exc:
-            raise RuleRuntimeError(rule_id, exc) from exc
-
     # ---- results ----------------------------------------------------------------------------
     def result(self) -> dict | None:
         """The hand result once over: thrown_in, next_dealer, and the scoring steps."""
         if not self.is_over():
             return None
-        next_dealer = self._run("next dealer", self.rules.functions["next_dealer"], self.state)
+        next_dealer = run_rule("next dealer", self.rules.functions["next_dealer"], self.state)
         if self.score is None:
             return {"thrown_in": True, "next_dealer": next_dealer}
         # (a display, not out.update(score): update() of a dict subclass first looks up its
@@ -644,23 +385,8 @@ class Hand:
         return {"thrown_in": False, "next_dealer": next_dealer, **self.score}
 
 
-def match_step(rules, scores: dict, hand_result: dict) -> Rec:
-    """Run the match steps after one hand: `scores` before it, `hand` = its result (every scoring
-    step by name, e.g. written, winner, gahwa). Returns every match step's value by name."""
-    values = Rec(scores=Rec(scores), hand=Rec(hand_result))
-    for name, step_id, fn in rules.match:
-        values[name] = Hand._run(step_id, fn, values)
-    return values
-
-
-def score_facts(rules, facts: dict) -> Rec:
-    """Run the scoring steps over a hand's facts; every step's value, by name."""
-    return Rec(vars(rules.steps_all(Values(**facts))))
-
-
 _EVENT_OF = attrgetter("_event")
 _CARD_OF = attrgetter("card")
-_UNKNOWN = object()       # the seat to act, not yet worked out at this position
 _SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
 
 
@@ -705,13 +431,3 @@ def _change_copies(S, tables, actor, card, play) -> None:
         S.played = [*S.played, card]
     else:
         S.played.append(card)
-
-
-
-
-def _source_text(source) -> str | None:
-    if source is None:
-        return None
-    if isinstance(source, list):
-        return "; ".join(map(str, source))
-    return str(source)

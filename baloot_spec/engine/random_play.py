@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .hand import Hand, match_step
+from .hand import OVER, Hand, match_step
 
 
 def random_deck(rules, rng: random.Random) -> list[str]:
@@ -17,22 +17,44 @@ def random_action(hand: Hand, rng: random.Random) -> dict:
     """A uniformly chosen legal action, with every announcement the rules allow added to a play
     (declare all held projects, Baloot, Ekka), as a careful player would make them."""
     seat = hand.turn()
-    action = dict(rng.choice(hand.legal()), seat=seat)
+    legal = hand.legal()
+    action = dict(legal[pick(rng.getrandbits, len(legal))], seat=seat)
     annotations = hand.rules.phases[hand.phase].annotations   # (none but in a trick phase)
     if annotations:
-        _, yes_no, lists = _wishes(annotations)
-        wished = {**yes_no}   # every yes/no announcement said
-        for name in lists:   # a list announcement: the names of what the player holds (the projects)
-            try:
-                found = hand.state.projects[seat]
-            except (AttributeError, KeyError, TypeError):   # (no projects, or none for this seat)
-                continue
-            held = [p["name"] for p in found]
-            if held:
-                wished[name] = held
         # (each kept if allowed with those kept before it: one question, not one per announcement)
-        action.update(hand.allowed_announcements(action["card"], wished))
+        action.update(hand.allowed_announcements(action["card"], _wished(hand, annotations, seat)))
     return action
+
+
+def pick(getrandbits, n: int) -> int:
+    """A uniform index below n > 0 drawn as `random.Random.choice` draws it (its `_randbelow`:
+    the fewest bits that hold n, drawn again while the number is n or more), so that the seeded
+    hands stay the same; written out so that the random player's loop can inline it."""
+    if n <= 0:
+        raise IndexError("no legal action to choose from")
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _wished(hand: Hand, annotations: dict, seat: str) -> dict:
+    """What the random player says with a card in a phase of these annotations: every yes/no
+    announcement, and for a list one the names of what the seat holds (the projects). Read only
+    (the same dict for every card when there is nothing to add)."""
+    known = _WISHES.get(id(annotations))
+    if known is None or known[0] is not annotations:
+        known = _wishes(annotations)
+    _, wished, lists = known
+    for name in lists:
+        try:
+            found = hand.state.projects[seat]
+        except (AttributeError, KeyError, TypeError):   # (no projects, or none for this seat)
+            continue
+        if found:
+            wished = {**wished, name: [p["name"] for p in found]}
+    return wished
 
 
 def _wishes(annotations: dict) -> tuple:
@@ -51,12 +73,26 @@ _WISHES: dict = {}   # id(annotations) -> _wishes(annotations); the dict itself 
 
 def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict | None = None,
                      deal: dict | None = None, max_events: int = 400) -> Hand:
-    """Play one hand to its end with random legal actions; returns the finished Hand."""
+    """Play one hand to its end with random legal actions; returns the finished Hand.
+
+    Each step is random_action's choice, applied by `Hand.play_legal` (the action is one of the
+    legal ones: nothing to judge but what is said; tools/BENCHMARKS.md, step 79)."""
     hand = Hand(rules, dealer, deal or {"deck": random_deck(rules, rng)}, match_scores)
+    getrandbits = rng.getrandbits
+    state, phases = hand.state, rules.phases
     for _ in range(max_events):
-        if hand.is_over():
+        phase = state.phase
+        if phase == OVER:
             return hand
-        hand.apply(random_action(hand, rng))
+        n = len(hand.legal())
+        if not n:
+            raise RuntimeError(f"no legal action in the {phase} phase")
+        k = n.bit_length()   # (pick(), inlined: two Python calls a step fewer)
+        index = getrandbits(k)
+        while index >= n:
+            index = getrandbits(k)
+        annotations = phases[phase].annotations
+        hand.play_legal(index, _wished(hand, annotations, hand.turn()) if annotations else None)
     raise RuntimeError(f"the hand did not end within {max_events} events (phase {hand.phase})")
 
 

@@ -1,0 +1,113 @@
+"""The questions a player choosing among legal actions asks of a hand: whether what it would say
+with a card (Ekka, Baloot, its projects) is allowed. Answered by the phase's compiled `require`
+check of the shared actions the candidate tables hold, never by judging a whole event: building
+the action anew for each question was half of a simulated hand (tools/BENCHMARKS.md, step 73).
+
+A mixin of Hand (engine/hand.py): its methods read the hand's position as Hand keeps it."""
+
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from .candidates import UNKNOWN, announced_action, card_action
+
+_STR_ONLY = {str}
+
+
+class Announcing:
+    """Hand's announcement questions (see the module's docstring)."""
+
+    __slots__ = ()
+
+    def announcements_allowed(self, event: dict) -> bool:
+        """Whether what is said with an action the player may take is allowed (the `require`
+        rules only: a cheap question for a player choosing among legal actions).
+
+        A card said with announcements is the shared action `card_action` makes once per variant
+        (as the judgement finds it), asked of the phase's compiled check: building the action
+        anew for each question was half of a simulated hand (tools/BENCHMARKS.md, step 73)."""
+        phase, table, _, _ = self._now
+        seat = self.turn()
+        if phase is None or seat is None or event.get("seat") != seat:
+            return False
+        self._set_actor(seat)
+        if table.play_type:
+            try:
+                target = card_action(phase, table, event)
+            except (KeyError, TypeError):   # (an unhashable card: the slow path says what is wrong)
+                target = None
+            if target is not None and target.card in self.state.hands[seat]:
+                check = phase.check
+                return check(self.state, target) < 0
+        try:
+            return self._check_announcements(phase, self._action_of(phase, event), explain=False) is None
+        except IllegalAction:
+            return False
+
+    def allowed_announcements(self, card: str, wished: dict) -> dict:
+        """Of the announcements `wished` (annotation name -> value) with a play of `card` by the
+        seat to act, those the `require` rules allow, taken in the phase's order of annotations,
+        each kept if allowed together with the ones kept before it: what asking
+        announcements_allowed once per announcement, adding each one allowed, gives. {} when no
+        card is to be played, `card` is not held, or a value is not of its annotation's type.
+
+        One question a play for the random player instead of one per announcement, each asked
+        of the shared action for the card and the values so far (tools/BENCHMARKS.md, step 74)."""
+        seat = self._seat
+        if seat is UNKNOWN:
+            seat = self.turn()
+        phase, table, _, _ = self._now
+        if seat is None or table is None or not table.play_type:
+            return {}
+        try:
+            base = table.by_signature[card]
+        except (KeyError, TypeError):   # (not a card of the deck; a list is unhashable)
+            return {}
+        if base.card not in self.state.hands[seat]:
+            return {}
+        return self._announced(phase, table, seat, base, wished)[0]
+
+    def _announced(self, phase, table, seat, base, wished: dict) -> tuple:
+        """(allowed_announcements' answer, the shared action of the card said with them) for the
+        held card whose candidate is `base`; ({}, None) for a value not of its annotation's type.
+        The action passed the phase's check when anything was kept (Hand.play_legal applies it
+        without judging it again)."""
+        S = self.state
+        card = base.card
+        if S.actor != seat:
+            S.actor = seat
+            S._memo = {}
+        check = phase.check
+        announced = table.announced
+        unsaid = values = table.default_values
+        alone = table.said_alone
+        kept = {}
+        chosen = base
+        row = table.alone_actions[card]
+        for index, name, yes_no in table.annotation_slots:
+            if name not in wished:
+                continue
+            value = wished[name]
+            if yes_no:
+                if value is not True and value is not False:
+                    return {}, None
+                if values is unsaid:   # (nearly always: nothing kept yet; the action made per table)
+                    action = row[index][value]
+                    if check(S, action) < 0:
+                        values = alone[index, value]
+                        kept[name] = value
+                        chosen = action
+                    continue
+                said = value
+            elif type(value) is list and (not value or set(map(type, value)) == _STR_ONLY):
+                said = tuple(value)
+            else:
+                return {}, None
+            trial = (*values[:index], said, *values[index + 1:])
+            action = announced.get((card, trial))
+            if action is None:
+                action = base if trial == unsaid else announced_action(phase, table, card, trial)
+            if check(S, action) < 0:
+                values = trial
+                kept[name] = value
+                chosen = action
+        return kept, chosen

@@ -1,0 +1,82 @@
+"""Hand.play_legal (the random player's step: a legal action applied with the announcements the
+rules allow, without judging the event again) against the judged path it stands for:
+`dict(legal()[i], seat=...)`, allowed_announcements' answer added, then apply()."""
+
+import random
+
+import pytest
+
+from baloot_spec.engine.hand import Hand
+from baloot_spec.engine.random_play import pick, play_random_hand, random_action, random_deck
+from baloot_spec.rules import load_variant
+
+PRESETS = [("default", None), ("riyadh", None), ("saudi-federation", None),
+           ("online-apps", {"late_projects": "until_third_card"})]
+
+
+def _stepped(rules, seed: str) -> Hand:
+    """play_random_hand's hand, played the judged way: random_action's event, then apply()."""
+    rng = random.Random(seed)
+    hand = Hand(rules, "N", {"deck": random_deck(rules, rng)}, {"NS": 0, "EW": 0})
+    while not hand.is_over():
+        hand.apply(random_action(hand, rng))
+    return hand
+
+
+@pytest.mark.parametrize("preset, sets", PRESETS)
+def test_the_random_hands_are_those_of_the_judged_path(preset, sets):
+    rules = load_variant(preset, sets)
+    said = 0
+    for number in range(60):
+        fast = play_random_hand(rules, random.Random(f"pl{number}"), "N", {"NS": 0, "EW": 0})
+        slow = _stepped(rules, f"pl{number}")
+        assert fast.events == slow.events
+        assert [type(e) for e in fast.events] == [type(e) for e in slow.events]   # (shared events where the judged path shares them)
+        assert fast.result() == slow.result()
+        said += sum(len(e) > 3 and e["type"] == "play" for e in fast.events)
+    assert said > 10   # (announcements were made: the path that checks what is said ran)
+
+
+@pytest.mark.parametrize("preset, sets", PRESETS[:2])
+def test_every_legal_action_with_every_wish_is_what_apply_makes_of_it(preset, sets):
+    rules = load_variant(preset, sets)
+    rng = random.Random(preset)
+    wishes = [None, {}, {"ekka": True}, {"baloot": True, "ekka": True}, {"declare": ["sira"], "ekka": True},
+              {"declare": ["sira", "fifty"], "baloot": True}, {"ekka": "yes"}]
+    checked = 0
+    for _ in range(6):
+        hand = Hand(rules, "E", {"deck": random_deck(rules, rng)}, {"NS": 0, "EW": 0})
+        while not hand.is_over():
+            legal = hand.legal()
+            for index, event in enumerate(legal):
+                for wished in wishes:
+                    fast, slow = hand.copy(), hand.copy()
+                    expected = dict(event, seat=hand.turn())
+                    if wished is not None and "card" in event:
+                        expected.update(slow.allowed_announcements(event["card"], wished))
+                    slow.apply(expected)
+                    assert fast.play_legal(index, wished) == expected
+                    assert fast.events == slow.events and fast.turn() == slow.turn() and fast.legal() == slow.legal()
+                    checked += 1
+            hand.apply(dict(legal[pick(rng.getrandbits, len(legal))], seat=hand.turn()))
+    assert checked > 1000
+
+
+def test_an_index_out_of_range_is_refused_and_nothing_is_applied():
+    rules = load_variant("default")
+    hand = Hand(rules, "N", {"deck": random_deck(rules, random.Random(1))}, {"NS": 0, "EW": 0})
+    with pytest.raises(IndexError):
+        hand.play_legal(len(hand.legal()))
+    assert hand.events == []
+    over = play_random_hand(rules, random.Random(2), "N")
+    with pytest.raises(IndexError):
+        over.play_legal(0)
+
+
+def test_pick_draws_as_choice_does():
+    for seed in range(50):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 5, 8, 13):
+            assert pick(a.getrandbits, n) == b.choice(range(n))
+    with pytest.raises(IndexError):
+        pick(random.Random(0).getrandbits, 0)

@@ -1,0 +1,30 @@
+"""`baloot simulate` writes each document's text made straight from the hands (log/lines.py);
+it must be byte for byte the JSON of the documents log/writer.py builds for the same hands."""
+
+import json
+
+import pytest
+
+from baloot_spec.rules import load_variant
+from baloot_spec.simulate import hand_lines, match_lines, simulate_hands, simulate_matches
+
+
+def _json(documents) -> list:
+    return [json.dumps(document, separators=(",", ":")) for document in documents]
+
+
+@pytest.mark.parametrize("preset, sets", [("default", None), ("riyadh", None), ("nl-rulebook", None),
+                                          ("online-apps", {"late_projects": "until_third_card"})])
+def test_the_lines_of_hands_are_the_documents_json(preset, sets):
+    rules = load_variant(preset, sets)
+    lines = list(hand_lines(rules, 40, seed=13))
+    assert lines == _json(simulate_hands(rules, 40, seed=13))
+    # (the hands said something: projects, a thrown-in hand or a copied event are in the text)
+    assert any('"claimed":{"thrown_in":false' in line for line in lines)
+
+
+def test_the_lines_of_matches_are_the_documents_json():
+    rules = load_variant("saudi-federation")
+    lines = list(match_lines(rules, 2, seed=3, max_hands=8))
+    assert lines == _json(simulate_matches(rules, 2, seed=3, max_hands=8))
+    assert all('"claimed":{"scores":' in line for line in lines)
