@@ -14,9 +14,10 @@ reference engine's answers under candidate variants, never asked again. The meth
    value; where one such change makes it agree, it becomes a witness of that knob (knobs act
    together: dependencies.json lists single changes from a case's own variant only) and the
    descent runs again, until no case is added. A case no single change explains is tried
-   under two changes together: a knob it depends on, and a *free* knob (one whose witnesses
-   agree with another value as well, so that moving it costs nothing; a knob none of whose
-   witnesses the engine answered is not tried): where that makes it
+   under two changes together: first two knobs it depends on (its answer may need both, and
+   then neither alone helps: a valley the descent cannot cross), then a knob it depends on and
+   a *free* knob (one whose witnesses agree with another value as well, so that moving it costs
+   nothing; a knob none of whose witnesses the engine answered is not tried): where that makes it
    agree without losing any agreement on the two knobs' witnesses, the search moves there and
    goes on (at most PAIR_BUDGET such variants per fingerprint).
 3. At the final variant V, a knob K is decided by its *informative* witnesses: those the engine
@@ -290,30 +291,52 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
                     asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in witnesses[name]):
                 free.append((name, value))
     own = {c.id: set(c.depends_on or ()) | {k for k in ref.names if c in witnesses[k]} for c in differing}
+    for name, value, other, other_value, concerned in _pairs(differing, own, free, knobs, ref):
+        trial = dict(knobs, **{name: value, other: other_value})
+        if not ref.refused(trial):
+            if budget[0] <= 0:
+                return ""
+            budget[0] -= 1
+            for case in concerned:
+                if not asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
+                    continue
+                group = {c.id: c for c in witnesses[name] + witnesses[other]}.values()
+                before = sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
+                after = sum(asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in group)
+                if after < before:
+                    continue
+                knobs.update({name: value, other: other_value})
+                for knob in (name, other):
+                    if case not in witnesses[knob]:
+                        witnesses[knob].append(case)
+                return f"{name}={_show(value)} and {other}={_show(other_value)}"
+    return ""
+
+
+def _pairs(differing: list[Case], own: dict, free: list, knobs: dict, ref: Reference):
+    """The two-knob changes worth trying, as (K, u, L, w, the differing cases that depend on K):
+    first two knobs that one differing case depends on, at every pair of other values (its
+    answer may need both: neither alone explains it, so the descent cannot find it); then a
+    knob one depends on with a free knob at a value its witnesses allow."""
+    seen = set()
+    for case in differing:
+        mine = [k for k in ref.names if k in own[case.id]]
+        for i, name in enumerate(mine):
+            for other in mine[i + 1:]:
+                for value in ref.values(name, knobs[name]):
+                    for other_value in ref.values(other, knobs[other]):
+                        key = (name, value, other, other_value)
+                        if value != knobs[name] and other_value != knobs[other] and key not in seen:
+                            seen.add(key)
+                            yield name, value, other, other_value, [c for c in differing if name in own[c.id]]
     for name in ref.names:
         concerned = [c for c in differing if name in own[c.id]]
         for value in ref.values(name, knobs[name]) if concerned else ():
             for other, other_value in free:
-                trial = dict(knobs, **{name: value, other: other_value})
-                if value == knobs[name] or other == name or ref.refused(trial):
-                    continue
-                if budget[0] <= 0:
-                    return ""
-                budget[0] -= 1
-                for case in concerned:
-                    if not asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
-                        continue
-                    group = {c.id: c for c in witnesses[name] + witnesses[other]}.values()
-                    before = sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
-                    after = sum(asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in group)
-                    if after < before:
-                        continue
-                    knobs.update({name: value, other: other_value})
-                    for knob in (name, other):
-                        if case not in witnesses[knob]:
-                            witnesses[knob].append(case)
-                    return f"{name}={_show(value)} and {other}={_show(other_value)}"
-    return ""
+                key = (name, value, other, other_value)
+                if value != knobs[name] and other != name and key not in seen:
+                    seen.add(key)
+                    yield name, value, other, other_value, concerned
 
 
 def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], asked: Asked, ref: Reference) -> dict:
