@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from baloot_spec.conformance.corpus import load_corpus
-from baloot_spec.conformance.fingerprint import MATCHED, NONE_OF_THEM, NOT_TESTABLE, Reference, fingerprint, to_markdown
+from baloot_spec.conformance.fingerprint import (MATCHED, NONE_OF_THEM, NOT_TESTABLE, Reference, _share_preset_answers,
+                                                  fingerprint, preset_knobs, to_markdown)
+from baloot_spec.conformance.fingerprint_ask import Asked
 from baloot_spec.conformance.drive import score_facts_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,6 +92,21 @@ def test_a_case_that_needs_two_knobs_changed_together(slice_cases, reference):
     for knob, value in sets.items():
         assert fp["knobs"][knob]["status"] == MATCHED and fp["knobs"][knob]["value"] == value
         assert "bidding.ashkal.022" in fp["knobs"][knob]["witnesses"]
+
+
+def test_preset_answers_shared_are_the_full_runs(slice_cases):
+    """A case is run once for the presets that agree with its own variant on the knobs it depends
+    on (dependencies.json is closed over the presets): every answer filled in that way is the
+    answer of a run under that preset."""
+    asked = Asked({}, {}, {c.id: None for c in slice_cases}, {}, {}, {})
+    shared = Reference()
+    _share_preset_answers(preset_knobs(), slice_cases, asked, shared)
+    full = Reference()
+    by_id = {c.id: c for c in slice_cases}
+    filled = [(by_id[case_id], dict(zip(full.names, key)), got) for (case_id, _form, key), got in shared.memo.items()]
+    assert len(filled) > 2 * len(slice_cases)       # (most cases are shared by several presets)
+    wrong = [case.id for case, knobs, got in filled if full.answer(case, knobs) != got]
+    assert not wrong
 
 
 def test_a_planted_departure_is_none_of_them(tmp_path, slice_cases, reference):
