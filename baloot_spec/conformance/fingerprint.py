@@ -31,8 +31,10 @@ reference engine's answers under candidate variants, never asked again. The meth
 4. The closest preset, the `--preset P --set K=V ...` line of V, and every answered case judged
    under V: what fails there is what no known variant explains.
 
-The reference answers are memoised per (case, knob values); compiled variants are kept in a
-small LRU (load_variant's disk cache makes a second visit cheap).
+The reference answers are memoised per (case, knob values), and one run answers a case for
+every preset that agrees with its own variant on the knobs it depends on (dependencies.json is
+closed over the presets: see _share_preset_answers); compiled variants are kept in a small LRU
+(load_variant's disk cache makes a second visit cheap).
 """
 
 from __future__ import annotations
