@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from baloot_spec.conformance.corpus import load_corpus
-from baloot_spec.conformance.fingerprint import MATCHED, NONE_OF_THEM, NOT_TESTABLE, Reference, fingerprint, to_markdown
+from baloot_spec.conformance.fingerprint import (MATCHED, NONE_OF_THEM, NOT_TESTABLE, Reference, _share_preset_answers,
+                                                  fingerprint, preset_knobs, to_markdown)
+from baloot_spec.conformance.fingerprint_ask import Asked
 from baloot_spec.conformance.drive import score_facts_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,15 +68,45 @@ def test_each_preset_is_named(preset, slice_cases, reference):
     assert fp["knobs"]["sun_conversion"]["value"] == engine["knobs"]["sun_conversion"]
 
 
-@pytest.mark.xfail(strict=False, reason="open (issue 23): since hokum_bidder_sun=bidder_too became the default, "
-                   "combination 7.1 (ashkal_requires=all_passed) is 'none of them' on this slice through "
-                   "bidding.ashkal.022; the 200-combination check ran on the rules before that change")
 def test_random_combinations_are_exact(slice_cases, reference):
     for engine in fingerprint_check.engines(2, 7)[-2:]:
         fp, verdict = _check(engine, slice_cases, reference)
         assert verdict["exact"], (engine["name"], verdict["wrong"])
         matched = [k for k, v in fp["knobs"].items() if v["status"] == MATCHED]
         assert {"hokum_rounding", "sun_conversion", "project_multiplier"} <= set(matched), fp["knobs"]
+
+
+def test_a_case_that_needs_two_knobs_changed_together(slice_cases, reference):
+    """bidding.ashkal.022 (the dealer's Ashkal after three passes, then the first lead) depends on
+    ashkal_requires and first_lead: from saudi-federation (hokum_bid: the Ashkal is refused) no
+    single change makes it agree with an engine playing all_passed and buyer, and neither knob is
+    free (022 is each one's only witness here). The search must try the two knobs the case depends
+    on changed together (the method before issue 23's fix reported ashkal_requires "none of them")."""
+    sets = {"first_lead": "buyer", "ashkal_requires": "all_passed"}
+    knobs = dict(next(e for e in fingerprint_check.engines(0, 1) if e["preset"] == "saudi-federation")["knobs"], **sets)
+    engine = {"name": "two knobs", "preset": "saudi-federation", "set": sets, "knobs": knobs}
+    cases = [c for c in slice_cases if c.kind == "score" or c.id == "bidding.ashkal.022"]
+    fp, verdict = _check(engine, cases, reference)
+    assert fp["search"]["start"] == "saudi-federation"
+    assert verdict["exact"], verdict["wrong"]
+    for knob, value in sets.items():
+        assert fp["knobs"][knob]["status"] == MATCHED and fp["knobs"][knob]["value"] == value
+        assert "bidding.ashkal.022" in fp["knobs"][knob]["witnesses"]
+
+
+def test_preset_answers_shared_are_the_full_runs(slice_cases):
+    """A case is run once for the presets that agree with its own variant on the knobs it depends
+    on (dependencies.json is closed over the presets): every answer filled in that way is the
+    answer of a run under that preset."""
+    asked = Asked({}, {}, {c.id: None for c in slice_cases}, {}, {}, {})
+    shared = Reference()
+    _share_preset_answers(preset_knobs(), slice_cases, asked, shared)
+    full = Reference()
+    by_id = {c.id: c for c in slice_cases}
+    filled = [(by_id[case_id], dict(zip(full.names, key)), got) for (case_id, _form, key), got in shared.memo.items()]
+    assert len(filled) > 2 * len(slice_cases)       # (most cases are shared by several presets)
+    wrong = [case.id for case, knobs, got in filled if full.answer(case, knobs) != got]
+    assert not wrong
 
 
 def test_a_planted_departure_is_none_of_them(tmp_path, slice_cases, reference):

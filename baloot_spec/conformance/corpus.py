@@ -6,9 +6,11 @@ is a CaseError with the file, the line where JSON gives one, and the JSON path o
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 
 import jsonschema
@@ -16,6 +18,7 @@ import jsonschema
 from ..errors import CaseError, Location
 from ..limits import MAX_JSON_FILE_BYTES, InputLimitError, loads
 from ..resources import conformance_dir
+from ..rules import cache as disk_cache
 
 
 @dataclass(frozen=True)
@@ -95,11 +98,11 @@ def read_json(path: Path, display: str):
                         snippet=snippet, caret_col=exc.column - 1 if snippet is not None and exc.column <= 300 else None) from None
 
 
-def load_case_file(path: Path, display: str | None = None) -> list[Case]:
+def load_case_file(path: Path, display: str | None = None, validate: bool = True) -> list[Case]:
     display = display or str(path)
     document = read_json(path, display)
     validator = jsonschema.Draft202012Validator(case_schema())
-    errors = list(validator.iter_errors(document))
+    errors = list(validator.iter_errors(document)) if validate else []
     if errors:
         error = jsonschema.exceptions.best_match(errors)
         where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
@@ -130,14 +133,36 @@ def load_corpus(root: Path | None = None, cases_dir: Path | None = None) -> list
     folder = cases_dir if cases_dir is not None else root / "cases"
     if cases_dir is not None:
         root = cases_dir
-    for path in sorted(folder.rglob("*.json")):
+    paths = sorted(folder.rglob("*.json"))
+    valid_key = _validity_key(paths)
+    known_valid = valid_key is not None and disk_cache.load("valid-cases", valid_key) is True
+    for path in paths:
         display = str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)
-        for case in load_case_file(path, display):
+        for case in load_case_file(path, display, validate=not known_valid):
             if case.id in seen:
                 raise CaseError(f"case id {case.id!r} is used twice (also at {seen[case.id]})", Location(display), case.id)
             seen[case.id] = case.path
             cases.append(case)
+    if valid_key is not None and not known_valid:
+        disk_cache.store("valid-cases", valid_key, True)
     return cases
+
+
+def _validity_key(paths: list[Path]) -> str | None:
+    """A digest of the case files' names and bytes, the schema and the validator's version. Files
+    that were found valid against the same schema before (the disk cache says so) are not
+    validated again: the schema check is most of a corpus load. None (validate) if a file is
+    over the size limit or cannot be read: load_case_file reports it."""
+    try:
+        digest = hashlib.sha256(metadata.version("jsonschema").encode() + b"\0"
+                                + json.dumps(case_schema(), sort_keys=True).encode())
+        for path in paths:
+            if path.stat().st_size > MAX_JSON_FILE_BYTES:
+                return None
+            digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    except (OSError, metadata.PackageNotFoundError):
+        return None
+    return digest.hexdigest()
 
 
 def corpus_digest(cases: list[Case]) -> str:

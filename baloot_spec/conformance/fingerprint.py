@@ -14,11 +14,14 @@ reference engine's answers under candidate variants, never asked again. The meth
    value; where one such change makes it agree, it becomes a witness of that knob (knobs act
    together: dependencies.json lists single changes from a case's own variant only) and the
    descent runs again, until no case is added. A case no single change explains is tried
-   under two changes together: a knob it depends on, and a *free* knob (one whose witnesses
-   agree with another value as well, so that moving it costs nothing; a knob none of whose
-   witnesses the engine answered is not tried): where that makes it
-   agree without losing any agreement on the two knobs' witnesses, the search moves there and
-   goes on (at most PAIR_BUDGET such variants per fingerprint).
+   under two changes together: first two knobs it depends on (its answer may need both, and
+   then neither alone helps: a valley the descent cannot cross), then a knob it depends on and
+   a *free* knob (one whose witnesses agree with another value as well, so that moving it costs
+   nothing; a knob none of whose witnesses the engine answered is not tried): where that makes it
+   agree, the descent is run from there (the case a witness of both knobs), and the search
+   moves to where that descent ends only if strictly more answered cases agree there than at V
+   (a third knob may have to follow the two; a move that only trades one agreement for another
+   is not made), and goes on (at most PAIR_BUDGET such variants per fingerprint).
 3. At the final variant V, a knob K is decided by its *informative* witnesses: those the engine
    answered whose reference answer is not the same under V with K at each of its values. K = v
    is reported only when the engine agrees with V on every informative witness and every other
@@ -27,14 +30,19 @@ reference engine's answers under candidate variants, never asked again. The meth
    shows. A witness is compared on the keys of its answer that K's values change (a departure
    in another key is another knob's business, or none's), and a reference answer that is moot
    (the position the engine was given is not one of that variant's, fingerprint_ask.py) neither
-   tells K's values apart nor rules one out. If several values agree with every informative witness, or there is none, K is
+   tells K's values apart nor rules one out. A value u ruled out so is still a candidate when
+   K's witnesses agree with it once a second knob L they depend on changes too, losing no
+   agreement among L's own witnesses (_joint_explanation: the two knobs together explain the
+   same answers). If several values agree with every informative witness, or there is none, K is
    "not testable" (with the candidates); if no value agrees with all of them, K is "none of
    them" (a departure no knob value describes; the closest value stays in the variant line).
 4. The closest preset, the `--preset P --set K=V ...` line of V, and every answered case judged
    under V: what fails there is what no known variant explains.
 
-The reference answers are memoised per (case, knob values); compiled variants are kept in a
-small LRU (load_variant's disk cache makes a second visit cheap).
+The reference answers are memoised per (case, knob values), and one run answers a case for
+every preset that agrees with its own variant on the knobs it depends on (dependencies.json is
+closed over the presets: see _share_preset_answers); compiled variants are kept in a small LRU
+(load_variant's disk cache makes a second visit cheap).
 """
 
 from __future__ import annotations
@@ -197,6 +205,7 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
         return sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
 
     presets = preset_knobs()
+    _share_preset_answers(presets, answered, asked, ref)
     preset_scores = {}
     for name, knobs in presets.items():
         preset_scores[name] = agreements(answered, knobs)
@@ -212,13 +221,14 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
             say(f"{added} differing cases are told apart by another knob here than dependencies.json lists "
                 "(knobs acting together): searching again with them as its witnesses")
             continue
-        moved = _explain_by_pairs(knobs, answered, witnesses, asked, ref, budget)
+        moved = _explain_by_pairs(knobs, answered, witnesses, asked, ref, budget, agreements)
         if not moved:
             break
         say(f"a differing case agrees with {moved} changed together: searching again from there")
     else:
         sweeps += _descend(knobs, witnesses, agreements, ref, say, sweeps)   # (the rounds ran out after a move)
-    verdicts = {name: _verdict(name, knobs, witnesses[name], all_witnesses[name], asked, ref) for name in ref.names}
+    verdicts = {name: _verdict(name, knobs, witnesses[name], all_witnesses[name], asked, ref, witnesses)
+                for name in ref.names}
     for name, verdict in verdicts.items():
         knobs[name] = verdict.get("value", verdict.get("value_assumed", knobs[name]))
     closest = min(presets, key=lambda n: (sum(presets[n][k] != knobs[k] for k in knobs), -preset_scores[n], n != "default"))
@@ -239,6 +249,26 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
                    "pairs_tried": PAIR_BUDGET - budget[0],
                    "reference_answers": len(ref.memo)},
     }
+
+
+def _share_preset_answers(presets: dict, answered: list[Case], asked: Asked, ref: Reference) -> None:
+    """One reference run answers a case (asked as events) for every preset that agrees with the
+    case's own variant on the knobs it depends on: dependencies.json is closed over the presets
+    (conformance/dependencies.py), so the case's expectation holds under each such preset, and
+    its answer on the expected keys is the same under all of them. The memo is filled for the
+    others without running them."""
+    for case in answered:
+        form, entry = asked.how(case)
+        depends, spec = case.depends_on, case.data["variant"]
+        own_preset = presets.get(spec.get("preset", "default"))
+        if form != "events" or depends is None or own_preset is None:
+            continue
+        own = dict(own_preset, **(spec.get("set") or {}))
+        same = [knobs for knobs in presets.values() if all(own.get(k) == knobs[k] for k in depends)]
+        if len(same) > 1 and not any((case.id, form, ref.key(knobs)) in ref.memo for knobs in same[1:]):
+            shared = ref.answer(case, same[0], form, entry)
+            for knobs in same[1:]:
+                ref.memo[(case.id, form, ref.key(knobs))] = shared
 
 
 def _descend(knobs: dict, witnesses: dict, agreements, ref: Reference, say, done: int) -> int:
@@ -290,12 +320,15 @@ def _explain_differences(knobs: dict, answered: list[Case], witnesses: dict, ask
 
 
 def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked: Asked, ref: Reference,
-                      budget: list) -> str:
+                      budget: list, agreements=None) -> str:
     """A differing case may agree only when two knobs change together (one it depends on, and a
     *free* one: a knob whose witnesses agree with another value as well). Try such pairs (within
-    `budget`, a one-item list counted down); at the first that makes the case agree without
-    losing an agreement among both knobs' witnesses, move there and make the case a witness of
-    both. -> "K=u and L=w" when moved, else ""."""
+    `budget`, a one-item list counted down); at the first that makes the case agree and, after a
+    descent from there, makes strictly more answered cases agree than `knobs`, move there and
+    make the case a witness of both. -> "K=u and L=w" when moved, else ""."""
+    if agreements is None:
+        def agreements(group, variant) -> int:
+            return sum(asked.answers[c.id].agrees(ref.answer(c, variant, *asked.how(c))) for c in group)
     differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))]
     if not differing:
         return ""
@@ -307,33 +340,61 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
                     asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in witnesses[name]):
                 free.append((name, value))
     own = {c.id: set(c.depends_on or ()) | {k for k in ref.names if c in witnesses[k]} for c in differing}
+    for name, value, other, other_value, concerned in _pairs(differing, own, free, knobs, ref):
+        trial = dict(knobs, **{name: value, other: other_value})
+        if not ref.refused(trial):
+            if budget[0] <= 0:
+                return ""
+            budget[0] -= 1
+            for case in concerned:
+                if not asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
+                    continue
+                # the move is judged with the descent it opens: made when, after a descent from
+                # the two changes (the case a witness of both), strictly more answered cases agree
+                # than here. A move that only trades one agreement for another is not made (that
+                # gave a real engine knob values none of its answers showed), and one that loses a
+                # witness the descent then wins back is (a third knob may have to follow the two).
+                moved, seen_by = dict(trial), {k: list(v) for k, v in witnesses.items()}
+                for knob in (name, other):
+                    if case not in seen_by[knob]:
+                        seen_by[knob].append(case)
+                _descend(moved, seen_by, agreements, ref, lambda message: None, 0)
+                if agreements(answered, moved) <= agreements(answered, knobs):
+                    continue
+                knobs.update(moved)
+                witnesses.update(seen_by)
+                return f"{name}={_show(value)} and {other}={_show(other_value)}"
+    return ""
+
+
+def _pairs(differing: list[Case], own: dict, free: list, knobs: dict, ref: Reference):
+    """The two-knob changes worth trying, as (K, u, L, w, the differing cases that depend on K):
+    first two knobs that one differing case depends on, at every pair of other values (its
+    answer may need both: neither alone explains it, so the descent cannot find it); then a
+    knob one depends on with a free knob at a value its witnesses allow."""
+    seen = set()
+    for case in differing:
+        mine = [k for k in ref.names if k in own[case.id]]
+        for i, name in enumerate(mine):
+            for other in mine[i + 1:]:
+                for value in ref.values(name, knobs[name]):
+                    for other_value in ref.values(other, knobs[other]):
+                        key = (name, value, other, other_value)
+                        if value != knobs[name] and other_value != knobs[other] and key not in seen:
+                            seen.add(key)
+                            yield name, value, other, other_value, [c for c in differing if name in own[c.id]]
     for name in ref.names:
         concerned = [c for c in differing if name in own[c.id]]
         for value in ref.values(name, knobs[name]) if concerned else ():
             for other, other_value in free:
-                trial = dict(knobs, **{name: value, other: other_value})
-                if value == knobs[name] or other == name or ref.refused(trial):
-                    continue
-                if budget[0] <= 0:
-                    return ""
-                budget[0] -= 1
-                for case in concerned:
-                    if not asked.answers[case.id].agrees(ref.answer(case, trial, *asked.how(case))):
-                        continue
-                    group = {c.id: c for c in witnesses[name] + witnesses[other]}.values()
-                    # no agreement lost (a count that stays level may trade one witness for another)
-                    if any(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))
-                           and not asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in group):
-                        continue
-                    knobs.update({name: value, other: other_value})
-                    for knob in (name, other):
-                        if case not in witnesses[knob]:
-                            witnesses[knob].append(case)
-                    return f"{name}={_show(value)} and {other}={_show(other_value)}"
-    return ""
+                key = (name, value, other, other_value)
+                if value != knobs[name] and other != name and key not in seen:
+                    seen.add(key)
+                    yield name, value, other, other_value, concerned
 
 
-def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], asked: Asked, ref: Reference) -> dict:
+def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], asked: Asked, ref: Reference,
+             witnesses: dict | None = None) -> dict:
     """One knob's verdict at the final variant (module docstring, step 3)."""
     current = knobs[name]
     tried = {}
@@ -378,9 +439,41 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
                 "witnesses": [c.id for c in informative]}
     value = consistent[0]       # (the current value, unless a search cut short by its limits left it elsewhere)
     mine = json.dumps(value)
+    other = _joint_explanation(name, value, knobs, informative, telling, asked, ref, witnesses or {})
+    if other is not None:
+        return {"status": NOT_TESTABLE, "value_assumed": value, "candidates": [value, other[0]],
+                "reason": f"its witnesses agree with {name} = {_show(other[0])} as well, with "
+                          f"{other[1]} = {_show(other[2])} (knobs acting together: these cases cannot tell)",
+                "witnesses": [c.id for c in informative]}
     rules_out = {text: [c.id for c in informative if not fits(c, text)] for text in tried if text != mine}
     return {"status": MATCHED, "value": value, "witnesses": sorted({i for ids in rules_out.values() for i in ids}),
             "rules_out": rules_out}
+
+
+def _joint_explanation(name: str, value, knobs: dict, informative: list[Case], telling: dict, asked: Asked, ref: Reference,
+                       witnesses: dict):
+    """Another value u of the knob that its witnesses agree with once a second knob L, one they
+    depend on, changes too (to w), losing no agreement among L's own witnesses: then these cases
+    do not tell the knob's value (issue 23: no value reported on a case another knob's value could
+    explain). -> (u, L, w), or None when every other value stays ruled out."""
+    related = [k for k in ref.names if k != name and any(k in (c.depends_on or ()) for c in informative)]
+    for u in ref.values(name, value):
+        if u == value:
+            continue
+        for other in related:
+            for w in ref.values(other, knobs[other]):
+                trial = dict(knobs, **{name: u, other: w})
+                if w == knobs[other] or ref.refused(trial):
+                    continue
+                if not all(ref.answer(c, trial, *asked.how(c)).moot
+                           or asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c)), telling[c.id])
+                           for c in informative):
+                    continue
+                if all(not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))
+                       or asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c)))
+                       for c in witnesses.get(other, ())):
+                    return u, other, w
+    return None
 
 
 def _why_unanswered(listed: list[Case], asked: Asked) -> str:
