@@ -478,8 +478,8 @@ def _joint_explanation(name: str, value, knobs: dict, informative: list[Case], t
 
 def _why_unanswered(listed: list[Case], asked: Asked) -> str:
     reasons = [asked.not_answered.get(c.id, "not asked") for c in listed]
-    first = max(set(reasons), key=reasons.count)
-    return first[:160]
+    first = max(sorted(set(reasons)), key=reasons.count)   # (sorted: the same reason on every run)
+    return first if len(first) <= 160 else first[:first.rfind(" ", 0, 159)] + " ..."
 
 
 def _run_under(knobs: dict, cases: list[Case], asked: Asked, ref: Reference) -> dict:
