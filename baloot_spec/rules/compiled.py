@@ -291,6 +291,9 @@ def _compiled(source: str, filename: str):
     """`compile(source)`, kept in the disk cache by the source's digest and the Python version:
     compiling a variant's generated module takes ~30 ms, in every process and for every variant
     of a corpus run (the code is stored marshalled, as in a .pyc; a damaged entry is a miss)."""
+    code = _CODE.get((source, filename))
+    if code is not None:
+        return code
     key = repr((hashlib.sha256(source.encode()).hexdigest(), filename, sys.version))
     try:
         code = marshal.loads(disk_cache.load("module", key))
@@ -300,7 +303,16 @@ def _compiled(source: str, filename: str):
         pass
     code = compile(source, filename, "exec")
     disk_cache.store("module", key, marshal.dumps(code))
+    if len(_CODE) >= 64:
+        _CODE.clear()
+    _CODE[source, filename] = code
     return code
+
+
+# The code of modules compiled in this process, by their source and file name (a code object
+# is immutable: each exec of it gets its own namespace). A variant compiled again (a test module,
+# a corpus run, a specialised phase) then skips `compile`, also when there is no disk cache.
+_CODE: dict = {}
 
 
 def _positions(values: list) -> dict:
