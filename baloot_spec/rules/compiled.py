@@ -19,7 +19,7 @@ from itertools import product
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
-from ..expr.builtins import LazyMap, Rec, make_builtins, scoring_namespace
+from ..expr.builtins import LazyMap, Rec, card_table, make_builtins, scoring_namespace
 from . import cache as disk_cache
 from .loader import Variant
 
@@ -164,6 +164,8 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in plan["indexable"]})
+    namespace["k__deck"] = tuple(deck.cards)   # what a per-card table covers (passes/card_tables.py)
+    namespace["_card_table"] = card_table
     namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
     exec(_compiled(plan["source"], f"<rules {variant.hash}>"), namespace)  # generated source only
 

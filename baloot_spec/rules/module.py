@@ -22,6 +22,7 @@ class ModuleBuilder:
         self.functions: list[ast.FunctionDef] = []
         self.count = 0
         self.bodies: dict[str, ast.expr] = {}   # function name -> the expression it returns
+        self.statements: list[ast.stmt] = []    # run when the module loads, after the functions
 
     def next_name(self, prefix: str) -> str:
         self.count += 1
@@ -78,7 +79,14 @@ class ModuleBuilder:
         """The module's text: what is compiled, cached and printed. Each function is lowered
         (comprehensions written out as loops, expr/lower.py) and unparsed on its own, joined as
         `ast.unparse` joins a module's functions, so that its text can be memoised."""
-        return "\n\n".join(map(function_text, self.functions)) + "\n"
+        texts = [function_text(fn) for fn in self.functions]
+        for statement in self.statements:   # (the per-card tables: passes/card_tables.py)
+            if isinstance(statement, ast.FunctionDef):
+                texts.append(function_text(statement))
+            else:
+                _number([statement])
+                texts.append(ast.unparse(statement))
+        return "\n\n".join(texts) + "\n"
 
 
 # Lowered function text by the pickle of the function before lowering. Variants share most
