@@ -34,7 +34,7 @@ from ..expr.scope import Scope
 from ..expr.unroll import short_lists, unroll
 from ..suggest import did_you_mean
 from . import cache as disk_cache
-from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
+from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase, code_of,
                        instantiate, store_phase_code, store_plan, table_and_deck)
 from .fuse import fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, phase_fn, record_of
 from .loader import Variant
@@ -353,7 +353,7 @@ class _VariantCompiler:
         finally:
             self.fixed.clear()
             self.tables = None
-        return names, compile(out.source(), f"<rules {self.variant.hash} {phase_name} {values!r}>", "exec")
+        return names, code_of(out.source(), f"<rules {self.variant.hash} {phase_name} {values!r}>")
 
 
 def _candidates_of(phase) -> list | None:

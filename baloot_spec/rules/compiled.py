@@ -311,6 +311,18 @@ def _compiled(source: str, filename: str):
     return code
 
 
+def code_of(source: str, filename: str):
+    """`compile(source)`, memoised in this process only (a specialised phase's code, which
+    store_phase_code keeps on disk itself)."""
+    code = _CODE.get((source, filename))
+    if code is None:
+        code = compile(source, filename, "exec")
+        if len(_CODE) >= 64:
+            _CODE.clear()
+        _CODE[source, filename] = code
+    return code
+
+
 # The code of modules compiled in this process, by their source and file name (a code object
 # is immutable: each exec of it gets its own namespace). A variant compiled again (a test module,
 # a corpus run, a specialised phase) then skips `compile`, also when there is no disk cache.

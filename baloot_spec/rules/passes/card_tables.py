@@ -30,14 +30,19 @@ PURE_BUILTINS = frozenset({"index", "len", "abs"})
 TABLE_PREFIX = "k__card_"
 FUNCTION_PREFIX = "t_card_"
 PARAM = "v_card"
-_MAX_DEPTH = 8
 
 
-def reads_only_card(name: str, scope, fixed: dict | None, depth: int = 0) -> bool:
+def reads_only_card(name: str, scope, fixed: dict | None, known: dict | None = None) -> bool:
     """Whether rule function `name` has one parameter and a body (and callees) that read
-    nothing but it, constants, knobs and the fixed state (plain values)."""
+    nothing but it, constants, knobs and the fixed state (plain values). `known` holds the
+    answers so far (each function is looked at once, however often it is called; a function
+    being looked at counts as no: recursion is never tabulated)."""
+    known = {} if known is None else known
+    if name in known:
+        return known[name]
+    known[name] = False
     entry = scope.inline.get(name)
-    if entry is None or len(entry[0]) != 1 or depth > _MAX_DEPTH:
+    if entry is None or len(entry[0]) != 1:
         return False
     _params, tree, callee_scope = entry
     for node in t.walk(resolved_body(tree, callee_scope)):
@@ -50,12 +55,13 @@ def reads_only_card(name: str, scope, fixed: dict | None, depth: int = 0) -> boo
                 return False
         elif kind is t.Call:
             if node.kind == "rule":
-                if not reads_only_card(node.func, callee_scope, fixed, depth + 1):
+                if not reads_only_card(node.func, callee_scope, fixed, known):
                     return False
             elif node.func not in PURE_BUILTINS:
                 return False
         elif kind not in (t.Const, t.Attr, t.Index, t.IfExp, t.BoolOp, t.Not, t.Compare, t.BinOp, t.Neg, t.ListLit):
             return False
+    known[name] = True
     return True
 
 
@@ -76,6 +82,7 @@ class CardTables:
     def __init__(self):
         self.bodies: dict[str, ast.expr] = {}
         self.refused: set = set()
+        self.known: dict = {}   # reads_only_card's answers (one module: one scope of functions, one contract)
 
     def __call__(self, emitter: Emitter, name: str, arg_type, arg: ast.expr):
         if arg_type != CARD or name in self.refused:
@@ -90,9 +97,8 @@ class CardTables:
             self.bodies[name] = body
         return ast.Subscript(value=ast.Name(id=TABLE_PREFIX + name, ctx=ast.Load()), slice=arg, ctx=ast.Load())
 
-    @staticmethod
-    def _body(emitter: Emitter, name: str):
-        if not reads_only_card(name, emitter.scope, emitter.fixed):
+    def _body(self, emitter: Emitter, name: str):
+        if not reads_only_card(name, emitter.scope, emitter.fixed, self.known):
             return None
         params, tree, callee_scope = emitter.scope.inline[name]
         inner = Emitter(callee_scope, emitter.fixed, itertools.count(1), "_card", frozenset({name}))
