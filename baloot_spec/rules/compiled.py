@@ -292,10 +292,8 @@ def bind_phase(generic: CompiledPhase, names: dict, code, namespace: dict) -> Co
 def _compiled(source: str, filename: str):
     """`compile(source)`, kept in the disk cache by the source's digest and the Python version:
     compiling a variant's generated module takes ~30 ms, in every process and for every variant
-    of a corpus run (the code is stored marshalled, as in a .pyc; a damaged entry is a miss)."""
-    code = _CODE.get((source, filename))
-    if code is not None:
-        return code
+    of a corpus run (the code is stored marshalled, as in a .pyc; a damaged entry is a miss).
+    Without a disk entry, the code this process compiled already (code_of) is used, and stored."""
     key = repr((hashlib.sha256(source.encode()).hexdigest(), filename, sys.version))
     try:
         code = marshal.loads(disk_cache.load("module", key))
@@ -303,17 +301,15 @@ def _compiled(source: str, filename: str):
             return code
     except Exception:
         pass
-    code = compile(source, filename, "exec")
-    disk_cache.store("module", key, marshal.dumps(code))
-    if len(_CODE) >= 64:
-        _CODE.clear()
-    _CODE[source, filename] = code
+    code = code_of(source, filename)
+    if disk_cache.cache_dir() is not None:
+        disk_cache.store("module", key, marshal.dumps(code))
     return code
 
 
 def code_of(source: str, filename: str):
-    """`compile(source)`, memoised in this process only (a specialised phase's code, which
-    store_phase_code keeps on disk itself)."""
+    """`compile(source)`, memoised in this process by the source and file name (a variant's
+    module, and a specialised phase's code, which store_phase_code keeps on disk itself)."""
     code = _CODE.get((source, filename))
     if code is None:
         code = compile(source, filename, "exec")
