@@ -54,7 +54,8 @@ def test_a_sun_hands_facts_have_no_trump_test():
     generic = _names(rules.facts_all.__code__)
     assert "trump" in generic and "k_trump_points" in generic
     assert "trump" not in sun and "k_trump_points" not in sun   # (`mode` stays: a fact set on the namespace)
-    assert "trump" not in hokum and "k_trump_points" in hokum   # the trump suit is a literal there
+    assert "trump" not in hokum   # the trump suit is a literal there, and a card's points are read from
+    assert "k__card_card_points" in hokum and "k_trump_points" not in hokum   # its table (passes/card_tables.py)
 
 
 def _scope():

@@ -27,6 +27,24 @@ def clone(node):
     return new
 
 
+def walk(root):
+    """Every node under `root` (itself included), in no promised order: what `ast.walk` gives, at
+    about half its cost (a plain stack over each node's fields, no generator per node). For the
+    searches the compiler makes on every expression (a loop to unroll, a lazy local to declare)."""
+    stack = [root]
+    pop, push, node_type = stack.pop, stack.append, ast.AST
+    while stack:
+        node = pop()
+        yield node
+        for value in node.__dict__.values():
+            if isinstance(value, node_type):
+                push(value)
+            elif type(value) is list:
+                for item in value:
+                    if isinstance(item, node_type):
+                        push(item)
+
+
 class ComprehensionFinder:
     """`finder(node)`: whether `node` holds a comprehension, each node looked at once (the answers
     are kept, with the nodes, for the life of the finder: the lowering of one function)."""

@@ -303,3 +303,29 @@ def make_builtins(table) -> dict[str, object]:
 
 def builtin_arity() -> dict[str, tuple[int, int]]:
     return {name: (low, high) for name, (low, high, _doc) in BUILTIN_DOCS.items()}
+
+
+class _OnDemand(dict):
+    """A per-card table (rules/passes/card_tables.py) missing the cards whose value raised:
+    computed (and so raising) when read."""
+
+    __slots__ = ("function",)
+
+    def __missing__(self, card):
+        return self.function(card)
+
+
+def card_table(function, deck) -> dict:
+    """{card: function(card)} over the deck: a plain dict (the fastest lookup) when every card
+    has a value, else one that computes the missing ones when they are read (and so raises)."""
+    table, complete = {}, True
+    for card in deck:
+        try:
+            table[card] = function(card)
+        except Exception:   # (read again, and raised, where the rules read it)
+            complete = False
+    if complete:
+        return table
+    missing = _OnDemand(table)
+    missing.function = function
+    return missing

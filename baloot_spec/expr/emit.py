@@ -132,12 +132,23 @@ class Emitter:
     one generated module); `stack` holds the functions being inlined around this body."""
 
     def __init__(self, scope: Scope, fixed: dict | None = None, names=None, suffix: str = "",
-                 stack: frozenset = frozenset()):
+                 stack: frozenset = frozenset(), tables=None):
         self.scope, self.fixed = scope, fixed
         self.names = names if names is not None else itertools.count(1)
         self.suffix, self.stack = suffix, stack
         self.in_iterable = 0          # inside a comprehension's iterable (no := allowed there)
         self.env: dict = {}           # Binder -> its Python name; parameter -> the argument's ast
+        self.param_types: dict = {}   # parameter -> the type of its argument (an inlined body's)
+        # `tables(emitter, function, argument type, argument ast)`: a lookup replacing a call of
+        # a rule function of one card, or None (rules/passes/card_tables.py); None: no tables.
+        self.tables = tables
+
+    def type_of(self, node: t.Node):
+        """The type of a resolved node where it is emitted: a parameter of an inlined body has
+        its argument's type (the body alone types it `unknown`)."""
+        if type(node) is t.Ref and node.kind == "param" and node.name in self.param_types:
+            return self.param_types[node.name]
+        return node.type
 
     def emit(self, node: t.Node) -> ast.expr:
         return _DISPATCH[type(node)](self, node)
@@ -193,8 +204,8 @@ class Emitter:
         if not self.fixed or entry is None or name in self.stack or len(self.stack) >= INLINE_DEPTH:
             return None
         tree, callee_scope = entry
-        inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name})
-        return inner.emit(_resolved(tree, callee_scope))
+        inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name}, self.tables)
+        return inner.emit(resolved_body(tree, callee_scope))
 
     def _attr(self, node):
         value = self.emit(node.value)
@@ -210,7 +221,11 @@ class Emitter:
         args = [self.emit(arg) for arg in node.args]
         name = node.func
         if node.kind == "rule":
-            inlined = self._inlined(name, args)
+            if self.tables is not None and len(args) == 1:
+                looked_up = self.tables(self, name, self.type_of(node.args[0]), args[0])
+                if looked_up is not None:
+                    return looked_up
+            inlined = self._inlined(name, args, node.args)
             if inlined is not None:
                 return inlined
             return _call(f"f_{name}", _name("S"), *args)
@@ -228,7 +243,7 @@ class Emitter:
             return ast.Call(func=table, args=[args[1], ast.Constant(-1)], keywords=[])
         return _call(f"b_{name}", *args)
 
-    def _inlined(self, name: str, args: list):
+    def _inlined(self, name: str, args: list, arg_nodes: tuple = ()):
         """The body of rule function `name` with `args` in place of its parameters, or None (no
         checked body yet, recursion, too deep, or an argument that is neither trivial nor read
         exactly once and always by the body: used_once)."""
@@ -236,13 +251,14 @@ class Emitter:
         if entry is None or name in self.stack or len(self.stack) >= INLINE_DEPTH:
             return None
         params, tree, callee_scope = entry
-        body = _resolved(tree, callee_scope)
+        body = resolved_body(tree, callee_scope)
         for param, arg in zip(params, args):
             if not (_trivial(arg) or used_once(body, param, _holds_assignment(arg))):
                 return None
-        inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name})
+        inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name}, self.tables)
         inner.in_iterable = self.in_iterable
         inner.env.update((("param", p), a) for p, a in zip(params, args))
+        inner.param_types.update((p, self.type_of(a)) for p, a in zip(params, arg_nodes))
         return inner.emit(body)
 
     # aggregates -------------------------------------------------------------------------
@@ -362,7 +378,7 @@ _DISPATCH = {kind: getattr(Emitter, "_" + kind.__name__.lower()) for kind in (
     t.Compare, t.BinOp, t.Neg)}
 
 
-def _resolved(tree: t.Node, scope: Scope) -> t.Node:
+def resolved_body(tree: t.Node, scope: Scope) -> t.Node:
     """A function body as the rules compiler keeps it (resolved), or resolved now (a parsed
     body, as tests give it)."""
     return tree if tree.type is not None else resolve(tree, scope)
@@ -372,6 +388,6 @@ def _is_plain(value) -> bool:
     return value is None or isinstance(value, (str, int, bool))
 
 
-def emit(tree: t.Node, scope: Scope, fixed: dict | None = None, names=None) -> ast.expr:
+def emit(tree: t.Node, scope: Scope, fixed: dict | None = None, names=None, tables=None) -> ast.expr:
     """The Python expression for a resolved `tree` in `scope` (see Emitter)."""
-    return Emitter(scope, fixed, names).emit(tree)
+    return Emitter(scope, fixed, names, tables=tables).emit(tree)

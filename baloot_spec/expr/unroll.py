@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 
-from .astutil import clone
+from .astutil import clone, walk
 
 MAX_ITEMS = 4
 
@@ -30,7 +30,7 @@ def unroll(node: ast.expr, constants: tuple) -> ast.expr:
     (it must not be shared): a new node where the whole of it was a loop, `node` itself otherwise.
     `constants` (from short_lists) pairs a generated constant's name (`k_teams`) with its items."""
     table = dict(constants)
-    if not any(isinstance(sub, _LOOPS) and _over_short(sub.generators[0].iter, table) for sub in ast.walk(node)):
+    if not any(isinstance(sub, _LOOPS) and _over_short(sub.generators[0].iter, table) for sub in walk(node)):
         return node   # (no loop over a short list: nothing to write out, and no tree rebuilt)
     wrapper = ast.Expression(body=node)
     _Unroller(table).visit(wrapper)

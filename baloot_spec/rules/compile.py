@@ -34,11 +34,12 @@ from ..expr.scope import Scope
 from ..expr.unroll import short_lists, unroll
 from ..suggest import did_you_mean
 from . import cache as disk_cache
-from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase,
+from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase, code_of,
                        instantiate, store_phase_code, store_plan, table_and_deck)
 from .fuse import fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, phase_fn, record_of
 from .loader import Variant
 from .module import ModuleBuilder
+from .passes.card_tables import CardTables
 from .passes.cards import reads_only_card
 from .passes.flow import following as phases_following, written_after
 from .passes.lazy_maps import held_containers, lazy_maps
@@ -86,6 +87,7 @@ class _VariantCompiler:
         self.function_types: dict = {}   # rule function -> the type of its body (expr/types.py), once checked
         self.checked: dict = {}          # (the same rule re-emitted for a specialised phase is checked once)
         self.fixed: dict = {}            # set only while a phase is being specialised
+        self.tables: CardTables | None = None   # its per-card tables (passes/card_tables.py), then
         # Numbers inlined bodies' loop variables apart, one counter per generated module (so that
         # its source depends on the rules alone, and can be found again in the disk cache).
         self.inline_names = itertools.count(1)
@@ -107,7 +109,7 @@ class _VariantCompiler:
             if tree is None:
                 tree = self.checked[key] = check_expression(text_of(value), scope, source_of(value), rule_id,
                                                             self.function_types, boolean)
-        node = emit_expression(tree, scope, self.fixed or None, self.inline_names)
+        node = emit_expression(tree, scope, self.fixed or None, self.inline_names, self.tables)
         return unroll(node, self.short) if written_out else node
 
     # 2 ---------------------------------------------------------------------------------------
@@ -322,6 +324,7 @@ class _VariantCompiler:
         item = next(ph for ph in self.rs.lists["phases"] if ph["name"] == phase_name)
         self.fixed.update(zip(generic.fixed, values))
         self.inline_names = itertools.count(1)
+        self.tables = CardTables()
         try:
             out = ModuleBuilder()
             parts: dict = {"filter": [], "check": [], "action": [], "exit": []}
@@ -346,9 +349,11 @@ class _VariantCompiler:
                 names["end"] = phase_fn(out, "end", item, self.expr(item["end"], scope, item["id"]))
             if generic.kind == "score":   # the facts with the contract folded in (no Hokum tests in a Sun)
                 names["facts_all"] = fused_facts(out, self.fact_parts())
+            out.statements += self.tables.statements()
         finally:
             self.fixed.clear()
-        return names, compile(out.source(), f"<rules {self.variant.hash} {phase_name} {values!r}>", "exec")
+            self.tables = None
+        return names, code_of(out.source(), f"<rules {self.variant.hash} {phase_name} {values!r}>")
 
 
 def _candidates_of(phase) -> list | None:

@@ -19,7 +19,7 @@ from itertools import product
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
-from ..expr.builtins import LazyMap, Rec, make_builtins, scoring_namespace
+from ..expr.builtins import LazyMap, Rec, card_table, make_builtins, scoring_namespace
 from . import cache as disk_cache
 from .loader import Variant
 
@@ -164,6 +164,8 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in plan["indexable"]})
+    namespace["k__deck"] = tuple(deck.cards)   # what a per-card table covers (passes/card_tables.py)
+    namespace["_card_table"] = card_table
     namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
     exec(_compiled(plan["source"], f"<rules {variant.hash}>"), namespace)  # generated source only
 
@@ -290,7 +292,8 @@ def bind_phase(generic: CompiledPhase, names: dict, code, namespace: dict) -> Co
 def _compiled(source: str, filename: str):
     """`compile(source)`, kept in the disk cache by the source's digest and the Python version:
     compiling a variant's generated module takes ~30 ms, in every process and for every variant
-    of a corpus run (the code is stored marshalled, as in a .pyc; a damaged entry is a miss)."""
+    of a corpus run (the code is stored marshalled, as in a .pyc; a damaged entry is a miss).
+    Without a disk entry, the code this process compiled already (code_of) is used, and stored."""
     key = repr((hashlib.sha256(source.encode()).hexdigest(), filename, sys.version))
     try:
         code = marshal.loads(disk_cache.load("module", key))
@@ -298,9 +301,28 @@ def _compiled(source: str, filename: str):
             return code
     except Exception:
         pass
-    code = compile(source, filename, "exec")
-    disk_cache.store("module", key, marshal.dumps(code))
+    code = code_of(source, filename)
+    if disk_cache.cache_dir() is not None:
+        disk_cache.store("module", key, marshal.dumps(code))
     return code
+
+
+def code_of(source: str, filename: str):
+    """`compile(source)`, memoised in this process by the source and file name (a variant's
+    module, and a specialised phase's code, which store_phase_code keeps on disk itself)."""
+    code = _CODE.get((source, filename))
+    if code is None:
+        code = compile(source, filename, "exec")
+        if len(_CODE) >= 64:
+            _CODE.clear()
+        _CODE[source, filename] = code
+    return code
+
+
+# The code of modules compiled in this process, by their source and file name (a code object
+# is immutable: each exec of it gets its own namespace). A variant compiled again (a test module,
+# a corpus run, a specialised phase) then skips `compile`, also when there is no disk cache.
+_CODE: dict = {}
 
 
 def _positions(values: list) -> dict:

@@ -2,13 +2,14 @@
 
 Collects the generated functions as `ast.FunctionDef`s, each made from emitted expressions
 (no source text is assembled). `source()` writes the comprehensions out as loops
-(expr/lower.py), function by function, and unparses the module once: that text is what is
+(expr/lower.py), function by function, and unparses it (each function memoised by its tree): that text is what is
 compiled, kept in the disk cache and printed by `baloot rules check --show-code`.
 """
 
 from __future__ import annotations
 
 import ast
+import pickle
 
 from ..expr.lower import lower_function
 from .pyast import assign, attr, call, const, function, if_, index, lazy_locals, name, not_, store, strings
@@ -21,6 +22,7 @@ class ModuleBuilder:
         self.functions: list[ast.FunctionDef] = []
         self.count = 0
         self.bodies: dict[str, ast.expr] = {}   # function name -> the expression it returns
+        self.statements: list[ast.stmt] = []    # run when the module loads, after the functions
 
     def next_name(self, prefix: str) -> str:
         self.count += 1
@@ -73,16 +75,42 @@ class ModuleBuilder:
         self.functions.append(function(fn_name, args, statements))
         return fn_name
 
-    def module(self) -> ast.Module:
-        """The module, its comprehensions written out as loops (expr/lower.py)."""
-        return ast.Module(body=[lower_function(fn) for fn in self.functions], type_ignores=[])
-
     def source(self) -> str:
-        """The module's text: what is compiled, cached and printed. (Only the statements get a
-        line number, which `ast.unparse` reads; `compile` reads the text, not these nodes.)"""
-        module = self.module()
-        _number(module.body)
-        return ast.unparse(module) + "\n"
+        """The module's text: what is compiled, cached and printed. Each function is lowered
+        (comprehensions written out as loops, expr/lower.py) and unparsed on its own, joined as
+        `ast.unparse` joins a module's functions, so that its text can be memoised."""
+        texts = [function_text(fn) for fn in self.functions]
+        for statement in self.statements:   # (the per-card tables: passes/card_tables.py)
+            if isinstance(statement, ast.FunctionDef):
+                texts.append(function_text(statement))
+            else:
+                _number([statement])
+                texts.append(ast.unparse(statement))
+        return "\n\n".join(texts) + "\n"
+
+
+# Lowered function text by the pickle of the function before lowering. Variants share most
+# generated functions (a corpus run or a test module compiles dozens of variants, and every
+# specialised phase repeats its variant's functions), and lowering then unparsing costs about
+# four times the pickle (`ast.dump`, the same tree as text, costs twice the pickle). The pickle
+# is the whole tree, every field of every node: an exact key (the lowering reads nothing else;
+# two equal trees pickled differently only miss). Cleared past _MEMO_LIMIT (memory stays bounded).
+_TEXTS: dict[bytes, str] = {}
+_MEMO_LIMIT = 20_000
+
+
+def function_text(function: ast.FunctionDef) -> str:
+    """The source of one generated function, its comprehensions written out as loops (the
+    function's body is replaced when lowered; the expressions it holds are not changed)."""
+    key = pickle.dumps(function, pickle.HIGHEST_PROTOCOL)
+    text = _TEXTS.get(key)
+    if text is None:
+        lowered = lower_function(function)
+        _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)
+        if len(_TEXTS) >= _MEMO_LIMIT:
+            _TEXTS.clear()
+        text = _TEXTS[key] = ast.unparse(lowered)
+    return text
 
 
 def _number(statements: list) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from ..expr.astutil import walk
 from ..expr.emit import LAZY_LOCAL
 
 
@@ -84,6 +85,6 @@ def function(fn_name: str, args: str, body: list) -> ast.FunctionDef:
 def lazy_locals(*nodes) -> list:
     """`_h_<name> = ...` for each derived value's lazy local (expr/emit.py LAZY_LOCAL) that
     `nodes` use, sorted: what a generated function using them must start with."""
-    found = {sub.id for node in nodes for sub in ast.walk(node)
+    found = {sub.id for node in nodes for sub in walk(node)
              if isinstance(sub, ast.Name) and sub.id.startswith(LAZY_LOCAL) and len(sub.id) > len(LAZY_LOCAL)}
     return [assign(local, ast.Constant(...)) for local in sorted(found)]
