@@ -211,3 +211,19 @@ def test_a_pair_move_never_trades_one_agreeing_witness_for_another():
     table["c2"] = lambda a, b: 1          # now nothing is lost by the move: it is made
     moved = _explain_by_pairs(knobs, [c1, c2, c3], {"A": [c1, c2], "B": [c3]}, asked, ref, [10])
     assert moved == "A=1 and B=1" and knobs == {"A": 1, "B": 1}
+
+
+def test_a_refused_position_agrees_with_a_variant_that_does_not_reach_it():
+    """Random combination 1.2 of tools/fingerprint_check.py: the built-in adapter playing
+    closed_after_buyer_raise=open answers `errored` to doubling.closed.011's position (a closed
+    Triple its rules never reach). A variant whose reference finds that position moot agrees
+    with it; a variant that reaches the position and answers is ruled out; without the engine's
+    refusal, moot stays neutral (it neither agrees nor rules out)."""
+    from baloot_spec.conformance.fingerprint_ask import Observation
+    refused = Observation(error="the engine reported an error: PositionError: ...", position_refused=True)
+    crashed = Observation(error="the engine reported an error: KeyError")
+    moot, answered = Observation(moot=True), Observation(keys=(("turn", '"S"'),))
+    assert refused.agrees(moot) and not refused.neutral(moot)
+    assert not refused.agrees(answered)
+    assert not crashed.agrees(moot) and crashed.neutral(moot)
+    assert not answered.agrees(moot) and answered.neutral(moot)

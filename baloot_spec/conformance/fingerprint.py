@@ -404,7 +404,8 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
             tried[json.dumps(value)] = trial
     answers = {c.id: {text: ref.answer(c, t, *asked.how(c)) for text, t in tried.items()} for c in group}
     # a moot answer (the position given is not one of that variant's) neither tells nor rules out
-    informative = [c for c in group if len({asked.answers[c.id].seen(a) for a in answers[c.id].values() if not a.moot}) > 1]
+    informative = [c for c in group
+                   if len({asked.answers[c.id].seen(a) for a in answers[c.id].values() if not asked.answers[c.id].neutral(a)}) > 1]
     if not informative:
         if not listed:
             reason = "no case of the corpus depends on it"
@@ -418,12 +419,12 @@ def _verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], aske
                            "variant's: a position fixes what they would show)")
         return {"status": NOT_TESTABLE, "value_assumed": current, "reason": reason, "witnesses": []}
     # each witness is judged on the keys the knob's values change (another departure may spoil the rest)
-    telling = {c.id: asked.answers[c.id].telling_keys([a for a in answers[c.id].values() if not a.moot])
+    telling = {c.id: asked.answers[c.id].telling_keys([a for a in answers[c.id].values() if not asked.answers[c.id].neutral(a)])
                for c in informative}
 
     def fits(case: Case, text: str) -> bool:
         answer = answers[case.id][text]
-        return answer.moot or asked.answers[case.id].agrees(answer, telling[case.id])
+        return asked.answers[case.id].neutral(answer) or asked.answers[case.id].agrees(answer, telling[case.id])
 
     agree = {text: all(fits(c, text) for c in informative) for text in tried}
     consistent = [json.loads(text) for text, ok in agree.items() if ok]
@@ -465,7 +466,7 @@ def _joint_explanation(name: str, value, knobs: dict, informative: list[Case], t
                 trial = dict(knobs, **{name: u, other: w})
                 if w == knobs[other] or ref.refused(trial):
                     continue
-                if not all(ref.answer(c, trial, *asked.how(c)).moot
+                if not all(asked.answers[c.id].neutral(ref.answer(c, trial, *asked.how(c)))
                            or asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c)), telling[c.id])
                            for c in informative):
                     continue
@@ -491,7 +492,7 @@ def _run_under(knobs: dict, cases: list[Case], asked: Asked, ref: Reference) -> 
         if got is None:
             continue
         expected = ref.answer(case, knobs, *asked.how(case))
-        if expected.moot:     # (the position the engine was given is not one of this variant's)
+        if got.neutral(expected):     # (the position the engine was given is not one of this variant's)
             moot.append(case.id)
         elif got.agrees(expected):
             passed += 1

@@ -17,7 +17,9 @@ shape of its expected value (extra keys the engine gives are not compared, as in
 the setup refused (with which event: two refusals agree only at the same event), or an error.
 The reference's answer may also be `moot`: the position the engine was given is not one of
 that variant's (its rules would have another seat lead, say), so the case cannot tell that
-variant from the engine's (it neither agrees nor rules the variant out, fingerprint.py).
+variant from the engine's (it neither agrees nor rules the variant out, fingerprint.py) unless
+the engine answered `errored` to that position (`position_refused`): then neither reaches it,
+which agrees, and a variant that does reach it is ruled out.
 """
 
 from __future__ import annotations
@@ -45,19 +47,26 @@ class Observation:
     refused_at: int | None = None   # the index of the setup event refused (None: not one event)
     error: str = ""
     moot: bool = False         # (the reference's only) the position given is not one of this variant's
+    position_refused: bool = False   # (the engine's only) it answered `errored` to the position it was given
 
     def agrees(self, reference: "Observation", keys=None) -> bool:
         """Whether the reference's answer is this one on every key this one has (only `keys`,
-        if given; a moot answer agrees with nothing, and fingerprint.py does not let it rule a
-        value out either)."""
+        if given; a moot answer agrees only with an engine that refused that position, and
+        fingerprint.py does not let it rule a value out otherwise: `neutral`)."""
         if reference.moot:
-            return False
+            return self.position_refused   # neither reaches that position
         if self.refused or reference.refused or self.error or reference.error:
             if self.refused and reference.refused:
                 return self.refused_at == reference.refused_at
             return bool(self.error) and bool(reference.error)
         theirs = dict(reference.keys)
         return all(theirs.get(k) == v for k, v in self.keys if keys is None or k in keys)
+
+    def neutral(self, reference: "Observation") -> bool:
+        """Whether the reference's answer says nothing about this one: a moot answer (the
+        position given is not one of that variant's) does, unless the engine refused the position
+        as well: then both say the variant does not reach it, and that tells variants apart."""
+        return reference.moot and not self.position_refused
 
     def telling_keys(self, references: list) -> frozenset | None:
         """The keys of this answer on which `references` (a knob's values) differ: a knob is
@@ -154,6 +163,8 @@ def ask_engine(argv: list[str], cases: list[Case], timeout: float = 10.0, progre
                     got = _ask_by_position(engine, case)
                     forms[case.id], entries[case.id] = f"position:{preset}", entry_of(case)
                 if isinstance(got, Observation):
+                    if got.position_refused and forms[case.id] == "events":
+                        got = replace(got, position_refused=False)   # (its events, not a position, refused)
                     answers[case.id] = got
                 else:
                     not_answered[case.id] = got
@@ -202,7 +213,7 @@ def _ask(engine: ProtocolEngine, case: Case):
         return Observation(refused=True, refused_at=exc.index)
     except Errored as exc:
         text = exc.args[0] if isinstance(exc.args[0], str) else json.dumps(exc.args[0])
-        return Observation(error=f"the engine reported an error: {text}")
+        return Observation(error=f"the engine reported an error: {text}", position_refused=exc.cmd == "new_hand")
     except ProtocolError as exc:
         return Observation(error=f"protocol: {exc}")
     except EngineFailure as exc:

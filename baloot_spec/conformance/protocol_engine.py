@@ -155,7 +155,7 @@ class ProtocolEngine:
         if "skipped" in response:
             raise Skipped(response["skipped"])
         if "errored" in response:
-            raise Errored(response["errored"])
+            raise Errored(response["errored"], cmd)
         return response
 
     def stderr_tail(self) -> str:
@@ -172,7 +172,11 @@ class Skipped(Exception):
 
 
 class Errored(Exception):
-    """The engine answered `errored`: it failed while answering."""
+    """The engine answered `errored`: it failed while answering (args: its context, the command)."""
+
+    @property
+    def cmd(self) -> str | None:
+        return self.args[1] if len(self.args) > 1 else None
 
 
 class SetupRefused(Exception):
