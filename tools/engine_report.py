@@ -112,11 +112,7 @@ def make_report(run: dict, manifest: dict, classification: dict, date: str,
         if entry is None:
             unclassified.append(row)
             continue
-        row.update({"cause": entry["cause"], "rules": entry.get("rules", [])})
-        for key in ("knob", "quote", "explanation"):
-            if entry.get(key):
-                row[key] = entry[key]
-        cases.append(row)
+        cases.append(_explained(row, entry))
     fp_cases, fp_unclassified = explain_fingerprint(fingerprint, entries)
     totals = run["totals"]
     by_cause = {cause: sum(1 for c in cases if c["cause"] == cause) for cause in CAUSES}
@@ -157,12 +153,18 @@ def explain_fingerprint(fingerprint: dict | None, entries: list) -> tuple[list, 
         if entry is None:
             unclassified.append(row)
             continue
-        row.update({"cause": entry["cause"], "rules": entry.get("rules", [])})
-        for key in ("knob", "quote", "explanation"):
-            if entry.get(key):
-                row[key] = entry[key]
-        rows.append(row)
+        rows.append(_explained(row, entry))
     return rows, unclassified
+
+
+def _explained(row: dict, entry: dict) -> dict:
+    """A report row with its classification: the cause, the rules, and the knob, quote and
+    explanation where the entry gives them."""
+    row.update({"cause": entry["cause"], "rules": entry.get("rules", [])})
+    for key in ("knob", "quote", "explanation"):
+        if entry.get(key):
+            row[key] = entry[key]
+    return row
 
 
 def summary_line(name: str, commit: str, totals: dict) -> str:
