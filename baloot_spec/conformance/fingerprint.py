@@ -47,7 +47,6 @@ closed over the presets: see _share_preset_answers); compiled variants are kept 
 
 from __future__ import annotations
 
-import json
 import shlex
 import time
 from collections import OrderedDict
@@ -59,6 +58,7 @@ from ..rules.loader import load_constraints, load_params, load_presets
 from .corpus import Case, corpus_digest, load_corpus
 from .fingerprint_ask import Asked, Observation, ask_engine, observed
 from .fingerprint_report import MATCHED, NONE_OF_THEM, NOT_TESTABLE, to_markdown, console_lines  # noqa: F401 (this module's API)
+from .fingerprint_report import show_value as _show
 from .fingerprint_verdict import verdict as knob_verdict
 from ..engine.position import PositionError
 from .positions import start_from_entry
@@ -201,8 +201,7 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
     witnesses = {name: [c for c in answered if name in (c.depends_on or ())] for name in ref.names}
     all_witnesses = {name: [c for c in cases if name in (c.depends_on or ())] for name in ref.names}
 
-    def agreements(group, knobs) -> int:
-        return sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
+    agreements = _agreement_count(asked, ref)
 
     presets = preset_knobs()
     _share_preset_answers(presets, answered, asked, ref)
@@ -249,6 +248,13 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
                    "pairs_tried": PAIR_BUDGET - budget[0],
                    "reference_answers": len(ref.memo)},
     }
+
+
+def _agreement_count(asked: Asked, ref: Reference):
+    """(cases, knobs) -> how many of the cases the engine answers as the reference does under knobs."""
+    def agreements(group, knobs) -> int:
+        return sum(asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c))) for c in group)
+    return agreements
 
 
 def _share_preset_answers(presets: dict, answered: list[Case], asked: Asked, ref: Reference) -> None:
@@ -326,9 +332,7 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
     `budget`, a one-item list counted down); at the first that makes the case agree and, after a
     descent from there, makes strictly more answered cases agree than `knobs`, move there and
     make the case a witness of both. -> "K=u and L=w" when moved, else ""."""
-    if agreements is None:
-        def agreements(group, variant) -> int:
-            return sum(asked.answers[c.id].agrees(ref.answer(c, variant, *asked.how(c))) for c in group)
+    agreements = agreements or _agreement_count(asked, ref)
     differing = [c for c in answered if not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))]
     if not differing:
         return ""
@@ -340,6 +344,7 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
                     asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c))) for c in witnesses[name]):
                 free.append((name, value))
     own = {c.id: set(c.depends_on or ()) | {k for k in ref.names if c in witnesses[k]} for c in differing}
+    here = agreements(answered, knobs)
     for name, value, other, other_value, concerned in _pairs(differing, own, free, knobs, ref):
         trial = dict(knobs, **{name: value, other: other_value})
         if not ref.refused(trial):
@@ -359,7 +364,7 @@ def _explain_by_pairs(knobs: dict, answered: list[Case], witnesses: dict, asked:
                     if case not in seen_by[knob]:
                         seen_by[knob].append(case)
                 _descend(moved, seen_by, agreements, ref, lambda message: None, 0)
-                if agreements(answered, moved) <= agreements(answered, knobs):
+                if agreements(answered, moved) <= here:
                     continue
                 knobs.update(moved)
                 witnesses.update(seen_by)
@@ -411,10 +416,6 @@ def _run_under(knobs: dict, cases: list[Case], asked: Asked, ref: Reference) -> 
                              "expected": expected.shown(), "features": list(case.features)})
     return {"pass": passed, "fail": len(failures), "not_answered": len(cases) - len(asked.answers),
             "failures": failures, "moot": moot}
-
-
-def _show(value) -> str:
-    return json.dumps(value) if not isinstance(value, str) else value
 
 
 def variant_line(preset: str, sets: dict) -> str:

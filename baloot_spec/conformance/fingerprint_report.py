@@ -7,7 +7,8 @@ import json
 MATCHED, NONE_OF_THEM, NOT_TESTABLE = "matched", "none of them", "not testable"
 
 
-def _show(value) -> str:
+def show_value(value) -> str:
+    """A knob value as written on a command line (--set K=V): text as it is, others as JSON."""
     return value if isinstance(value, str) else json.dumps(value)
 
 
@@ -22,9 +23,9 @@ def knob_rows(fp: dict) -> list[tuple[str, str, str]]:
     for name, verdict in fp["knobs"].items():
         status = verdict["status"]
         if status == MATCHED:
-            rows.append((name, _show(verdict["value"]), "witnesses " + _ids(verdict["witnesses"])))
+            rows.append((name, show_value(verdict["value"]), "witnesses " + _ids(verdict["witnesses"])))
         elif status == NONE_OF_THEM:
-            rows.append((name, "none of them", f"closest {_show(verdict['closest'])}; departs on "
+            rows.append((name, "none of them", f"closest {show_value(verdict['closest'])}; departs on "
                          + _ids(verdict["departures"])))
         else:
             rows.append((name, "not testable", verdict["reason"]))

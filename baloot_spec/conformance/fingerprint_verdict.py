@@ -9,7 +9,7 @@ import json
 
 from .corpus import Case
 from .fingerprint_ask import Asked
-from .fingerprint_report import MATCHED, NONE_OF_THEM, NOT_TESTABLE
+from .fingerprint_report import MATCHED, NONE_OF_THEM, NOT_TESTABLE, show_value as _show
 
 
 def verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], asked: Asked, ref,
@@ -42,8 +42,7 @@ def verdict(name: str, knobs: dict, group: list[Case], listed: list[Case], asked
                for c in informative}
 
     def fits(case: Case, text: str) -> bool:
-        answer = answers[case.id][text]
-        return asked.answers[case.id].neutral(answer) or asked.answers[case.id].agrees(answer, telling[case.id])
+        return _fits(asked.answers[case.id], answers[case.id][text], telling[case.id])
 
     agree = {text: all(fits(c, text) for c in informative) for text in tried}
     consistent = [json.loads(text) for text, ok in agree.items() if ok]
@@ -85,8 +84,7 @@ def _joint_explanation(name: str, value, knobs: dict, informative: list[Case], t
                 trial = dict(knobs, **{name: u, other: w})
                 if w == knobs[other] or ref.refused(trial):
                     continue
-                if not all(asked.answers[c.id].neutral(ref.answer(c, trial, *asked.how(c)))
-                           or asked.answers[c.id].agrees(ref.answer(c, trial, *asked.how(c)), telling[c.id])
+                if not all(_fits(asked.answers[c.id], ref.answer(c, trial, *asked.how(c)), telling[c.id])
                            for c in informative):
                     continue
                 if all(not asked.answers[c.id].agrees(ref.answer(c, knobs, *asked.how(c)))
@@ -96,11 +94,12 @@ def _joint_explanation(name: str, value, knobs: dict, informative: list[Case], t
     return None
 
 
+def _fits(engine_answer, answer, keys) -> bool:
+    return engine_answer.neutral(answer) or engine_answer.agrees(answer, keys)
+
+
 def why_unanswered(listed: list[Case], asked: Asked) -> str:
     reasons = [asked.not_answered.get(c.id, "not asked") for c in listed]
     first = max(sorted(set(reasons)), key=reasons.count)   # (sorted: the same reason on every run)
     return first if len(first) <= 160 else first[:first.rfind(" ", 0, 159)] + " ..."
 
-
-def _show(value) -> str:
-    return json.dumps(value) if not isinstance(value, str) else value
