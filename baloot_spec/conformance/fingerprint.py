@@ -41,8 +41,9 @@ reference engine's answers under candidate variants, never asked again. The meth
 
 The reference answers are memoised per (case, knob values), and one run answers a case for
 every preset that agrees with its own variant on the knobs it depends on (dependencies.json is
-closed over the presets: see _share_preset_answers); compiled variants are kept in a small LRU
-(load_variant's disk cache makes a second visit cheap).
+closed over the presets: see _share_preset_answers). The rules are compiled once, with the knobs
+read at run time (rules/open_variants.py: a candidate variant costs milliseconds, not the half
+second of folding its knobs in); the bound variants are kept in a small LRU.
 """
 
 from __future__ import annotations
@@ -52,9 +53,10 @@ import time
 from collections import OrderedDict
 
 from ..errors import BalootError
-from ..rules import forget_compiled, load_variant
+from ..rules import load_variant
+from ..rules.open_variants import OpenVariants
 from ..rules.constraints import check_constraints
-from ..rules.loader import load_constraints, load_params, load_presets
+from ..rules.loader import load_constraints, load_params, load_presets, resolve_variant
 from .corpus import Case, corpus_digest, load_corpus
 from .fingerprint_ask import Asked, Observation, ask_engine, observed
 from .fingerprint_report import MATCHED, NONE_OF_THEM, NOT_TESTABLE, to_markdown, console_lines  # noqa: F401 (this module's API)
@@ -105,6 +107,7 @@ class Reference:
         self.memo: dict = {}
         self.compiled: OrderedDict = OrderedDict()
         self.keep = keep
+        self.open: OpenVariants | None = None
         self.variants = 0
         self._refused: dict = {}
 
@@ -128,10 +131,10 @@ class Reference:
         key = self.key(knobs)
         rules = self.compiled.pop(key, None)
         if rules is None:
-            rules = load_variant("default", self.sets(knobs), [])
+            if self.open is None:   # (compiled once, knobs read at run time: rules/open_variants.py)
+                self.open = OpenVariants(resolve_variant("default"))
+            rules = self.open.rules(resolve_variant("default", self.sets(knobs)))
             self.variants += 1
-            if self.variants % 40 == 0:
-                forget_compiled()    # (load_variant keeps every variant it compiled; this LRU keeps the recent)
         self.compiled[key] = rules
         while len(self.compiled) > self.keep:
             self.compiled.popitem(last=False)

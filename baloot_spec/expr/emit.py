@@ -34,6 +34,7 @@ from .scope import Scope
 # one generated function: `...` (Ellipsis, which no rule value can be) until first needed.
 LAZY_LOCAL = "_h_"
 INLINE_DEPTH = 8
+KNOBS = "_K"   # the generated module's knob values, where knobs are read at run time (scope.knobs_as_data)
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _COMPARE_AST = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
                 "in": ast.In, "not in": ast.NotIn}
@@ -177,6 +178,8 @@ class Emitter:
                 return ast.Constant(self.fixed[name])
             return ast.Attribute(value=_name("S"), attr=name, ctx=ast.Load())
         if kind == "knob":
+            if self.scope.knobs_as_data:   # (never folded: the value is the variant's, at run time)
+                return ast.Subscript(value=_name(KNOBS), slice=ast.Constant(name), ctx=ast.Load())
             return value_ast(node.value)
         if kind == "const":
             return _name(f"k_{name}")

@@ -38,6 +38,9 @@ class Scope:
     # State names that are the engine's own fields wherever they are read (typed by
     # expr/types.py ENGINE_FIELD_TYPES); a name a fact or step reuses (`tricks`) is not.
     engine_fields: frozenset = frozenset()
+    # Knobs read at run time from the generated module's `_K` (knob -> value) instead of folded
+    # in as literals: one compilation then serves every knob assignment (rules/open_variants.py).
+    knobs_as_data: bool = False
 
 
 class CompileError(Exception):

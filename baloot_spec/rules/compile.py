@@ -54,11 +54,27 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     The expressions' parse trees are kept in the disk cache too (Lark is the slow part).
     `observe(scope, item_id)`, if given, is told the scope of every expression checked (what
     `baloot rules names` lists: rules/names.py)."""
+    compiler, plan = _compiled_plan(variant, observe)
+    if plan_key is not None:
+        store_plan(plan_key, plan)   # (pickled now, before the names are bound to functions)
+    rules, namespace = instantiate(variant, plan)
+    rules.specializer = compiler.specializer(rules, namespace, plan["source"])
+    return rules
+
+
+def compile_open(variant: Variant):
+    """The variant's rules compiled with every knob read at run time (scope.knobs_as_data): ->
+    (the compiler, which specialises phases, and the plan, unbound; rules/open_variants.py binds
+    a copy of it to each knob assignment)."""
+    return _compiled_plan(variant, knobs_as_data=True)
+
+
+def _compiled_plan(variant: Variant, observe=None, knobs_as_data: bool = False):
     known_trees = len(TREES)
     if not known_trees:
         TREES.update(disk_cache.load("trees", "all") or {})
         known_trees = len(TREES)
-    compiler = _VariantCompiler(variant, observe)   # 1. scopes
+    compiler = _VariantCompiler(variant, observe, knobs_as_data)   # 1. scopes
     compiler.functions()                            # 2. rule functions
     compiler.phases()                               # 3. phases' own expressions,
     compiler.rules()                                #    filters and checks,
@@ -66,22 +82,18 @@ def compile_variant(variant: Variant, plan_key: str | None = None, observe=None)
     compiler.scoring()                              #    facts, scoring and match steps
     compiler.fuse()                                 # 4. one function per phase and moment
     plan = compiler.plan()                          # 5. the module, and what names its functions
-    if plan_key is not None:
-        store_plan(plan_key, plan)   # (pickled now, before the names are bound to functions)
-    rules, namespace = instantiate(variant, plan)
-    rules.specializer = compiler.specializer(rules, namespace, plan["source"])
     if len(TREES) > known_trees:
         disk_cache.store("trees", "all", dict(TREES))
-    return rules
+    return compiler, plan
 
 
 class _VariantCompiler:
     """The stages of compile_variant, sharing the variant's scopes and its module builder."""
 
-    def __init__(self, variant: Variant, observe=None):
+    def __init__(self, variant: Variant, observe=None, knobs_as_data: bool = False):
         self.variant, self.rs, self.observe = variant, variant.ruleset, observe
         self.table, self.deck = table_and_deck(variant)
-        self.scopes = VariantScopes(variant, len(self.table.seats))
+        self.scopes = VariantScopes(variant, len(self.table.seats), knobs_as_data)
         self.builder = ModuleBuilder()
         self.short = short_lists(self.scopes.constants)   # loops over these are written out (expr/unroll.py)
         self.function_types: dict = {}   # rule function -> the type of its body (expr/types.py), once checked

@@ -151,9 +151,11 @@ class CompiledRules:
         return known
 
 
-def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
+def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tuple[CompiledRules, dict]:
     """Execute the plan's generated module and bind every name in the plan to its function
-    (the plan's objects are bound in place). Returns the rules and the module's namespace."""
+    (the plan's objects are bound in place). Returns the rules and the module's namespace.
+    The module's `_K` holds the variant's knobs (read there by code compiled with knobs as
+    data, rules/open_variants.py: one module, named `filename`, for every knob assignment)."""
     table, deck = table_and_deck(variant)   # (made again: a plan holds no engine objects)
     constants = plan["constants"] = interned(plan["constants"])
     plan["state_init"] = interned(plan["state_init"])
@@ -167,7 +169,8 @@ def instantiate(variant: Variant, plan: dict) -> tuple[CompiledRules, dict]:
     namespace["k__deck"] = tuple(deck.cards)   # what a per-card table covers (passes/card_tables.py)
     namespace["_card_table"] = card_table
     namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
-    exec(_compiled(plan["source"], f"<rules {variant.hash}>"), namespace)  # generated source only
+    namespace["_K"] = interned(dict(variant.knobs))
+    exec(_compiled(plan["source"], filename or f"<rules {variant.hash}>"), namespace)  # generated source only
 
     def bind(obj):
         for attr in _BOUND:

@@ -64,7 +64,7 @@ class VariantScopes:
     `inline` and `derived` (rule functions' checked bodies) are filled as the functions are
     checked (compile.py), and shared by every scope made here."""
 
-    def __init__(self, variant, seats: int):
+    def __init__(self, variant, seats: int, knobs_as_data: bool = False):
         rs = variant.ruleset
         self.constants = {name: plain(value) for name, value in rs.maps["constants"].items()}
         for name, spec in rs.maps["state"].items():
@@ -92,7 +92,7 @@ class VariantScopes:
                          consts=frozenset(self.constants), attributes=frozenset(attributes),
                          record_fields=record_fields, engine_lists=ENGINE_LISTS, inline=self.inline,
                          indexable=self.indexable, seats=seats, derived=self.derived, const_values=self.constants,
-                         engine_fields=GENERIC_STATE)
+                         engine_fields=GENERIC_STATE, knobs_as_data=knobs_as_data)
 
     def _attributes(self, rs) -> tuple[set, set]:
         """Everything a value may have as an attribute (generic ones, record fields, annotations),
