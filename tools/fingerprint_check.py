@@ -85,7 +85,7 @@ def judge(engine: dict, fp: dict) -> dict:
         wrong.append(f"the variant line is {fp['variant']['line']!r}, not --preset {engine['preset']}")
     return {"engine": engine["name"], "exact": not wrong, "wrong": wrong, "not_testable": untestable,
             "line": fp["variant"]["line"], "seconds": fp["search"]["seconds"],
-            "variants_compiled": fp["search"]["variants_compiled"]}
+            "variants": fp["search"]["variants"]}
 
 
 _REFERENCE = None
@@ -105,7 +105,7 @@ def check_one(engine: dict) -> dict:
         fp = fingerprint(command_of(engine), timeout=60.0, reference=_REFERENCE)
     except Exception as exc:   # a harness problem is a result to report, not a lost run
         return {"engine": engine["name"], "exact": False, "wrong": [f"{type(exc).__name__}: {exc}"],
-                "not_testable": [], "line": "", "seconds": 0, "variants_compiled": 0}
+                "not_testable": [], "line": "", "seconds": 0, "variants": 0}
     return judge(engine, fp)
 
 

@@ -247,7 +247,7 @@ def identify(asked: Asked, cases: list[Case], ref: Reference, progress=None) -> 
         "run": run,
         # case id -> the setup event the engine refused; the case was then asked from its position
         "events_refused": dict(getattr(asked, "refused_events", {})),
-        "search": {"start": start, "sweeps": sweeps, "variants_compiled": ref.variants,
+        "search": {"start": start, "sweeps": sweeps, "variants": ref.variants,
                    "pairs_tried": PAIR_BUDGET - budget[0],
                    "reference_answers": len(ref.memo)},
     }
