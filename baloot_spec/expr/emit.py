@@ -28,13 +28,12 @@ import operator
 from . import tree as t
 from .astutil import clone
 from .resolve import resolve
-from .scope import Scope
+from .scope import KNOBS, Scope
 
 # The prefix of the local that holds a derived value (a zero-argument rule function) within
 # one generated function: `...` (Ellipsis, which no rule value can be) until first needed.
 LAZY_LOCAL = "_h_"
 INLINE_DEPTH = 8
-KNOBS = "_K"   # the generated module's knob values, where knobs are read at run time (scope.knobs_as_data)
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _COMPARE_AST = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
                 "in": ast.In, "not in": ast.NotIn}

@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 AGGREGATES = {"any", "all", "sum", "count", "max", "min", "first", "map"}
+# The generated module's knob values (knob -> value), where knobs are read at run time
+# (Scope.knobs_as_data): written by rules/compiled.py `instantiate`, read by expr/emit.py.
+KNOBS = "_K"
 
 
 @dataclass

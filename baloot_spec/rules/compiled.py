@@ -20,6 +20,7 @@ from itertools import product
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
 from ..expr.builtins import LazyMap, Rec, card_table, make_builtins, scoring_namespace
+from ..expr.scope import KNOBS
 from . import cache as disk_cache
 from .loader import Variant
 
@@ -154,8 +155,9 @@ class CompiledRules:
 def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tuple[CompiledRules, dict]:
     """Execute the plan's generated module and bind every name in the plan to its function
     (the plan's objects are bound in place). Returns the rules and the module's namespace.
-    The module's `_K` holds the variant's knobs (read there by code compiled with knobs as
-    data, rules/open_variants.py: one module, named `filename`, for every knob assignment)."""
+    The module's KNOBS (`_K`, expr/scope.py) holds the variant's knobs: code compiled with knobs
+    as data reads them there (rules/open_variants.py: one module, named `filename`, for every
+    knob assignment)."""
     table, deck = table_and_deck(variant)   # (made again: a plan holds no engine objects)
     constants = plan["constants"] = interned(plan["constants"])
     plan["state_init"] = interned(plan["state_init"])
@@ -169,7 +171,7 @@ def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tu
     namespace["k__deck"] = tuple(deck.cards)   # what a per-card table covers (passes/card_tables.py)
     namespace["_card_table"] = card_table
     namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
-    namespace["_K"] = interned(dict(variant.knobs))
+    namespace[KNOBS] = interned(dict(variant.knobs))
     exec(_compiled(plan["source"], filename or f"<rules {variant.hash}>"), namespace)  # generated source only
 
     def bind(obj):
