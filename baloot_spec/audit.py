@@ -18,7 +18,7 @@ from .engine.deal import DealError
 from .engine.hand import OUT_OF_TURN, Hand, RuleRuntimeError, match_step
 from .errors import BalootError, IllegalAction, RulesError
 from .log.deal_forms import engine_deal, rules_reading_deal_order
-from .log.reader import LogInput, _parse
+from .log.reader import LogInput, parse_document
 from .log.trust import log_variant
 from .log.writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE
 from .rules import load_variant, resolve_variant
@@ -84,7 +84,7 @@ def _same_names(logged: dict, rules) -> bool:
 
 def audit_text(name: str, line: int | None, text: str, override: dict | None = None) -> dict:
     """Parse, check and audit one document given as text (what a worker process runs)."""
-    return audit_input(_parse(text, name, line), override).as_json()
+    return audit_input(parse_document(text, name, line), override).as_json()
 
 
 def audit_input(item: LogInput, override: dict | None = None, watch: Watch | None = None) -> DocumentAudit:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from baloot_spec.audit import audit_input
-from baloot_spec.log.reader import _parse, _schema, check_document
+from baloot_spec.log.reader import parse_document, _schema, check_document
 from baloot_spec.simulate import simulate_hands
 from baloot_spec.rules import load_variant
 
@@ -63,7 +63,7 @@ def test_mutated_logs_never_crash_the_reader_or_auditor(seed, value):
     document = _mutate(rng.choice(DOCUMENTS), rng, value)
     fast_says_valid = check_document(document) == []
     assert fast_says_valid == VALIDATOR.is_valid(document)
-    item = _parse(json.dumps(document), "fuzz.json", None)
+    item = parse_document(json.dumps(document), "fuzz.json", None)
     report = audit_input(item)       # must not raise, whatever the mutation
     assert report.errors or report.hands >= 0
     for violation in report.violations:
@@ -74,7 +74,7 @@ def test_mutated_logs_never_crash_the_reader_or_auditor(seed, value):
 @given(st.integers(0, 10**9), st.integers(1, 400))
 def test_truncated_logs_are_located_errors(seed, cut):
     text = json.dumps(random.Random(seed).choice(DOCUMENTS))
-    item = _parse(text[: min(cut, len(text) - 1)], "cut.json", None)
+    item = parse_document(text[: min(cut, len(text) - 1)], "cut.json", None)
     assert item.document is None and item.errors and item.errors[0]["message"].startswith("not valid JSON")
     assert "line" in item.errors[0] and "column" in item.errors[0]
 
@@ -160,9 +160,9 @@ def test_preparing_the_checks_and_reading_valid_logs_does_not_import_jsonschema(
     import sys
     log = tmp_path / "valid.jsonl"
     log.write_text("".join(json.dumps(d) + "\n" for d in DOCUMENTS[:2]), encoding="utf-8")
-    script = ("import sys\nfrom baloot_spec.log.reader import prepare_checks, read_raw, _parse\n"
+    script = ("import sys\nfrom baloot_spec.log.reader import prepare_checks, read_raw, parse_document\n"
               "prepare_checks()\n"
-              "items = [_parse(text, name, line) for name, line, text, _ in read_raw([sys.argv[1]])]\n"
+              "items = [parse_document(text, name, line) for name, line, text, _ in read_raw([sys.argv[1]])]\n"
               "assert items and all(i.document is not None for i in items), items\n"
               "print('jsonschema' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", script, str(log)], capture_output=True, text=True, check=True)

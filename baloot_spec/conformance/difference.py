@@ -83,7 +83,7 @@ def _hand(case, old_rules, new_rules):
 
 
 def _score(case, old_rules, new_rules):
-    from .runner import _score as score_of_case
+    from .runner import score_case as score_of_case
     old, new = score_of_case(old_rules, case)[1], score_of_case(new_rules, case)[1]
     return _changed(old, new, _named_ids(new_rules, ("scoring",)))
 

@@ -161,7 +161,9 @@ def _hand(rules, case):
     return hand_answer(replay_setup(rules, case.data["setup"]), case)
 
 
-def _score(rules, case):
+def score_case(rules, case):
+    """(expected, actual) of a score case: its facts given, the scoring steps run (also how
+    conformance/difference.py finds the steps two variants score a case differently by)."""
     setup = case.data["setup"]
     teams = list(rules.table.teams)
     facts = Rec(mode=setup["mode"], buyer=setup["buyer"], doubling=list(setup.get("doubling", [])),
@@ -249,7 +251,7 @@ def _audit(rules, case):
     return {"violations": expected}, {"violations": actual}
 
 
-_KINDS = {"legal": _legal, "reject": _reject, "hand": _hand, "score": _score, "projects": _projects, "match": _match,
+_KINDS = {"legal": _legal, "reject": _reject, "hand": _hand, "score": score_case, "projects": _projects, "match": _match,
           "audit": _audit}
 
 

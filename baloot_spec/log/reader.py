@@ -259,7 +259,10 @@ def _deepest(error):
     return error
 
 
-def _parse(text: str, name: str, line: int | None) -> LogInput:
+def parse_document(text: str, name: str, line: int | None) -> LogInput:
+    """One document's text (of file `name`, at `line` of a JSON Lines file) read and checked
+    against the log schema: a LogInput with its data or its located errors (what an audit
+    worker is given, audit.py audit_text)."""
     item = LogInput(name, line)
     try:
         # (duplicate keys, NaN and integers over Python's 4,300 digits refused; the log schema
@@ -380,4 +383,4 @@ def read_logs(sources):
         if text is None:
             yield LogInput(name, line, errors=[{"path": "$", "message": error}])
         else:
-            yield _parse(text, name, line)
+            yield parse_document(text, name, line)
