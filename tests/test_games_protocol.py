@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from baloot_spec.cli import main
-from baloot_spec.conformance.games import AGREES, DIVERGES, UNSUPPORTED, run_games
+from baloot_spec.conformance.games import AGREES, DIVERGES, ERROR, UNSUPPORTED, run_games
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "conformance" / "games" / "default"
@@ -70,6 +70,34 @@ def test_a_wrong_claimed_result_names_its_scoring_step(tmp_path):
     assert outcome.divergence["kind"] == "result" and outcome.divergence["rule"] == "score.totals"
     assert outcome.divergence["path"] == "$.hands[0].claimed.totals"
     assert outcome.divergence["expected"] != outcome.divergence["actual"]
+
+
+def test_a_wrong_match_winner_is_a_divergence_of_its_match_step(tmp_path):
+    # match-long.json ends 164 to 132 (its claimed final: NS wins, de: Spielende "gewinnt die
+    # Partei mit mehr Punkten"); the fake engine's match names the team behind
+    overlay = _overlay(tmp_path, "lower-wins", "replace:\n  - id: match.winner\n    name: winner\n"
+                                               "    expr: \"none if not ended else first(t for t in const.teams if new_scores[t] != top)\"\n"
+                                               "    source: \"choice: test\"\n")
+    outcomes, _ = run_games([str(GAMES / "match-long.json")], [sys.executable, str(FAULTY), overlay], timeout=60)
+    (outcome,) = outcomes
+    assert outcome.status == DIVERGES and outcome.hands == 11
+    assert outcome.divergence["kind"] == "match" and outcome.divergence["rule"] == "match.winner"
+    assert (outcome.divergence["expected"], outcome.divergence["actual"]) == ("NS", "EW")
+
+
+def test_a_log_whose_claimed_final_scores_are_not_its_rules_is_not_a_clean_game(tmp_path):
+    document = json.loads((GAMES / "match-long.json").read_text(encoding="utf-8"))
+    document["claimed"]["scores"] = {"NS": 165, "EW": 132}
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    (outcome,) = run_games([str(path)], [sys.executable, str(ENGINES / "oracle_adapter.py")], timeout=60)[0]
+    assert outcome.status == ERROR and "$.claimed.scores" in outcome.message and "not a clean game" in outcome.message
+
+
+def test_an_engine_without_the_match_command_has_the_match_not_compared():
+    (outcome,) = run_games([str(GAMES / "match-long.json")],
+                           [sys.executable, str(ROOT / "tests" / "data" / "position_only_engine.py")], timeout=60)[0]
+    assert outcome.status == AGREES and "the match (command match not claimed)" in outcome.not_compared
 
 
 def test_games_outside_the_engines_claims_are_unsupported(tmp_path):

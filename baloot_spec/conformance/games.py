@@ -6,10 +6,14 @@ form it accepts) and driven event by event: before each event the engine's turn 
 are compared with the log's world (the reference engine replaying the same log), then the event
 is applied and must be accepted; at the end of each hand every `claimed` result the engine
 produces is compared with the log's claim (COMPARED_RESULTS: `thrown_in` and the keys of a
-`score` answer; the facts a log may also claim, such as `card_points`, and the match's final
-`claimed` scores are not asked of the engine). The first divergence of each game is reported, with
-the rule that decides it in the reference engine (the rule that excludes an action the engine
-offers, the phase whose turn order the engine departs from, the scoring step of a wrong result).
+`score` answer; the facts a log may also claim, such as `card_points`, are not part of a hand's
+result in the protocol, so not asked). At the end of the game, an engine that answers `match`
+is asked the match over the hands played (their written scores and Gahwa, as a `match` case
+gives them), and its `scores`, `winner` and `ended_after` are compared with the log's rules'
+(the log's own `claimed` final scores and winner must be the rules' too). The first divergence
+of each game is reported, with the rule that decides it in the reference engine (the rule that
+excludes an action the engine offers, the phase whose turn order the engine departs from, the
+scoring step of a wrong result, the match step of a wrong final score).
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ from .drive import accepted_setups, apply_events, query
 from .protocol_engine import Claims, Errored, ProtocolEngine, Skipped
 from .process import EngineFailure
 from .protocol import ProtocolError
-from .runner import canonical_action
+from .runner import canonical_action, run_match
+from .capabilities import produced_keys
 
 AGREES, DIVERGES, ERROR, UNSUPPORTED = "agrees", "diverges", "error", "unsupported"
 COMPARED_RESULTS = ("thrown_in",) + CLAIMED_FROM_SCORE   # (the scoring steps a log claims: log/writer.py)
@@ -104,9 +109,11 @@ def _run_document(engine: ProtocolEngine, claims: Claims, item) -> GameOutcome:
     request_variant = {"preset": variant.get("preset", "default"), "set": dict(variant.get("set") or {})}
     if variant.get("overlays"):
         request_variant["overlays"] = list(variant["overlays"])
-    scores = dict(document["match"].get("start") or {t: 0 for t in rules.table.teams})
+    start = dict(document["match"].get("start") or {t: 0 for t in rules.table.teams})
+    scores = dict(start)
     step_ids = {name: step_id for name, step_id, _ in rules.facts}
     step_ids.update({name: step_id for name, step_id, _ in rules.scoring})
+    played = []   # the hands played to the end, as a `match` request gives them
     try:
         engine.begin_case()
         for k, record in enumerate(document["hands"]):
@@ -116,10 +123,12 @@ def _run_document(engine: ProtocolEngine, claims: Claims, item) -> GameOutcome:
             outcome.hands += 1
             result = reference.result()
             if not result["thrown_in"]:
+                played.append({"written": plain(result["written"]), "gahwa": result["winner"] if result["gahwa"] else None})
                 values = match_step(rules, scores, result)
                 scores = dict(values["new_scores"])
                 if values["ended"]:
                     break
+        _compare_match(engine, claims, rules, request_variant, start, played, document.get("claimed") or {}, outcome)
     except _Diverged as exc:
         outcome.status, outcome.divergence = DIVERGES, exc.divergence
         outcome.message = exc.divergence["message"]
@@ -256,6 +265,37 @@ def _compare_result(result, claimed: dict, reference: Hand, base: str, outcome: 
                              "expected": claimed[key], "actual": result[key]})
         if key == "thrown_in" and claimed[key]:
             return
+
+
+def _compare_match(engine, claims: Claims, rules, variant: dict, start: dict, played: list, claimed: dict,
+                   outcome: GameOutcome) -> None:
+    """The match over the hands played, asked of an engine that answers `match`, against the
+    log's rules; the log's own `claimed` winner and scores must be the rules' (else the log is
+    not a clean game)."""
+    expected = run_match(rules, start, played)
+    for key in ("scores", "winner"):
+        if key in claimed and claimed[key] != expected[key]:
+            raise _LogUnusable(f"$.claimed.{key}: the log claims {json.dumps(claimed[key])}, its rules give "
+                               f"{json.dumps(expected[key])}")
+    if "match" not in claims.commands:
+        outcome.not_compared.append("the match (command match not claimed)")
+        return
+    produced = produced_keys(claims.hello, "match")
+    keys = [k for k in ("scores", "winner", "ended_after") if produced is None or k in produced]
+    if not keys:
+        outcome.not_compared.append("the match (no key of it produced)")
+        return
+    hands = [{"written": h["written"], **({"gahwa": h["gahwa"]} if h["gahwa"] else {})} for h in played]
+    answer = engine.ask("match", variant=variant, start=dict(start), hands=hands)["match"]
+    match_ids = {name: step_id for name, step_id, _ in rules.match}
+    for key in keys:
+        got = answer.get(key) if isinstance(answer, dict) else None
+        if got != expected[key]:
+            step = match_ids.get({"scores": "new_scores", "ended_after": "ended"}.get(key, key))
+            raise _Diverged({"path": f"$.claimed.{key}", "kind": "match", "rule": step,
+                             "message": f"$.claimed.{key}: after {len(played)} hands the engine's match gives "
+                                        f"{json.dumps(got)}, the log's rules {json.dumps(expected[key])} (step {step})",
+                             "expected": expected[key], "actual": got})
 
 
 def _describe(event: dict) -> str:
