@@ -9,10 +9,12 @@ and by `conformance derive` (which writes the answers as a new corpus).
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from functools import lru_cache
 
 from ..errors import BalootError
-from ..rules import load_variant
+from ..rules import load_variant, resolve_variant
+from ..rules.open_variants import OpenVariants
 from .corpus import Case
 from .runner import FAIL, PASS, run_case
 
@@ -61,13 +63,39 @@ def try_resolved(variant: dict):
 
 
 _RULES: dict = {}
+_OPEN: dict | None = None   # (rules files, overlays) -> OpenVariants, within knobs_at_run_time()
+
+
+@contextmanager
+def knobs_at_run_time():
+    """Within it, each variant's rules come from one compilation per set of rules files and
+    overlays, with the knobs read at run time (rules/open_variants.py: milliseconds a variant
+    instead of half a second), for a tool that visits thousands of variants
+    (tools/case_dependencies.py)."""
+    global _OPEN
+    saved, _OPEN = _OPEN, {}
+    _RULES.clear()
+    try:
+        yield
+    finally:
+        _OPEN = saved
+        _RULES.clear()
 
 
 def _rules(key: tuple):
     rules = _RULES.get(key)
     if rules is None:
         preset, sets, overlays = key
-        rules = _RULES[key] = load_variant(preset, {k: json.loads(v) for k, v in sets}, list(overlays))
+        sets = {k: json.loads(v) for k, v in sets}
+        if _OPEN is None:
+            rules = load_variant(preset, sets, list(overlays))
+        else:
+            variant = resolve_variant(preset, sets, list(overlays))
+            group = (tuple(variant.ruleset.files), tuple(variant.overlays))
+            if group not in _OPEN:
+                _OPEN[group] = OpenVariants(variant)
+            rules = _OPEN[group].rules(variant)
+        _RULES[key] = rules
     return rules
 
 
