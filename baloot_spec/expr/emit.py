@@ -188,6 +188,9 @@ class Emitter:
         raise ValueError(f"a reference of kind {kind!r}")   # (a bug: resolve.py makes no other)
 
     def _derived(self, name: str) -> ast.expr:
+        bound = self.env.get(("derived", name))
+        if bound is not None:   # (a key of a per-card table's function: rules/passes/card_tables.py)
+            return clone(bound)
         if self.in_iterable:
             return _call(f"f_{name}", _name("S"))
         body = self._derived_body(name)
@@ -260,6 +263,7 @@ class Emitter:
                 return None
         inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name}, self.tables)
         inner.in_iterable = self.in_iterable
+        inner.env.update((key, value) for key, value in self.env.items() if type(key) is tuple and key[0] == "derived")
         inner.env.update((("param", p), a) for p, a in zip(params, args))
         inner.param_types.update((p, self.type_of(a)) for p, a in zip(params, arg_nodes))
         return inner.emit(body)

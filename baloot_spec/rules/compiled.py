@@ -19,7 +19,7 @@ from itertools import product
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
-from ..expr.builtins import LazyMap, Rec, card_table, make_builtins, scoring_namespace
+from ..expr.builtins import LazyMap, Rec, card_table, keyed_card_table, make_builtins, scoring_namespace
 from . import cache as disk_cache
 from .loader import Variant
 
@@ -168,6 +168,7 @@ def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tu
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in plan["indexable"]})
     namespace["k__deck"] = tuple(deck.cards)   # what a per-card table covers (passes/card_tables.py)
     namespace["_card_table"] = card_table
+    namespace["_keyed_card_table"] = keyed_card_table
     namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
     namespace["_K"] = interned(dict(variant.knobs))
     exec(_compiled(plan["source"], filename or f"<rules {variant.hash}>"), namespace)  # generated source only

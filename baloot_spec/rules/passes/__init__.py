@@ -3,7 +3,9 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
 
 - cards.py       `on_cards`: a trick phase's filters over the cards themselves, not plays;
 - card_tables.py `CardTables`: in a specialised phase, a rule function of one card that reads
-                 only constants, knobs and the contract becomes a lookup in a table of the deck;
+                 only constants, knobs and the contract becomes a lookup in a table of the deck,
+                 keyed too by the derived values it reads that have a few known values
+                 (domains.py `key_domain`: the led suit);
 - candidates.py  `per_candidate`: a calls phase's filter written out per candidate, its fields
                  folded in (`fold`);
 - hoist.py       `hoisted`: derived values read before the loop over the candidates;
