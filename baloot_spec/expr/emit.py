@@ -33,6 +33,7 @@ from .scope import Scope
 # The prefix of the local that holds a derived value (a zero-argument rule function) within
 # one generated function: `...` (Ellipsis, which no rule value can be) until first needed.
 LAZY_LOCAL = "_h_"
+SUM_OF_INTS = "_isum"   # `sum` of items typed int or bool: adding them one by one cannot fail
 INLINE_DEPTH = 8
 KNOBS = "_K"   # the generated module's knob values, where knobs are read at run time (scope.knobs_as_data)
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -331,7 +332,10 @@ class Emitter:
             return _call("_R", ast.DictComp(key=_name(var), value=elem, generators=[generator]))
         if kind == "list":
             return loop(elem)
-        return _call(kind, loop(elem))   # sum
+        # sum: of ints (its items typed so), `_isum`, which the lowering (expr/lower.py) writes as
+        # an accumulating loop, no list built; the same function as `sum` where it is not lowered
+        numeric = getattr(self.type_of(node.elem), "kind", None) in ("int", "bool")
+        return _call(SUM_OF_INTS if numeric else kind, loop(elem))
 
     # operators: folded only where the result is exactly what Python would compute ----------
     def _ifexp(self, node):

@@ -23,7 +23,8 @@ from ..expr.builtins import LazyMap, Rec, card_table, keyed_card_table, make_bui
 from . import cache as disk_cache
 from .loader import Variant
 
-SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next}
+SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next,
+                    "_isum": sum}   # (expr/emit.py SUM_OF_INTS: sum of ints, where not written as a loop)
 PLAN_KEYS = ("deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
              "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all",
              "facts_of", "score_of", "held_by_effects")
