@@ -8,11 +8,14 @@ import ast
 import pytest
 
 from baloot_spec.cards import Card
-from baloot_spec.expr.builtins import card_table
+from baloot_spec.expr import tree as t
+from baloot_spec.expr.builtins import Rec, card_table, keyed_card_table
+from baloot_spec.expr.resolve import check as check_expression
 from baloot_spec.rules.compile import _VariantCompiler
 from baloot_spec.rules.compiled import instantiate
 from baloot_spec.rules.loader import resolve_variant
-from baloot_spec.rules.passes.card_tables import cheap, reads_only_card
+from baloot_spec.rules.passes.card_tables import card_inputs, cheap, reads_only_card
+from baloot_spec.rules.passes.domains import cannot_fail, key_domain, values_of
 
 HOKUM_HEARTS = {"mode": "hokum", "trump": "H"}
 SUN = {"mode": "sun", "trump": None}
@@ -127,3 +130,71 @@ def test_a_card_whose_value_raises_raises_where_it_is_read():
     with pytest.raises(KeyError):
         table[Card("7", "H")]
     assert type(card_table(len, ["ab", "c"])) is dict   # every value known: a plain dict
+
+
+# Tables keyed by a derived value as well as the card (rules/passes/domains.py) ----------------
+
+def test_trick_rank_is_keyed_by_the_led_suit(compiled):
+    compiler, _ = compiled
+    scope = compiler.scopes.hand()
+    assert card_inputs("trick_rank", scope, HOKUM_HEARTS) == frozenset({"led_suit"})
+    assert card_inputs("strength", scope, HOKUM_HEARTS) == frozenset()
+    assert card_inputs("trick_rank", scope, None) is None   # (unspecialised: mode and trump are state)
+    # led_suit: `trick[0].card.suit if len(trick) > 0 else none`: a suit of the deck, or none
+    assert key_domain("led_suit", scope) == (True, (None,))
+    assert key_domain("winning_rank", scope) is None   # (a max over a list: no known few values)
+
+
+@pytest.mark.parametrize("text, safe", [
+    ("trick[0].card.suit if len(trick) > 0 else none", True),
+    ("trick[0].card.suit if len(trick) != 0 else 'none'", True),
+    ("trick[0].card.suit", False),                                 # fails on an empty trick
+    ("trick[0].card.suit if len(hand) > 0 else none", False),      # guards another list
+    ("trick[1].card.suit if len(trick) > 0 else none", False),     # the second play may be missing
+    ("'a' if len(trick) > 1 else 'b'", True),
+])
+def test_only_a_derived_value_that_cannot_fail_is_a_key(compiled, text, safe):
+    compiler, _ = compiled
+    tree = check_expression(text, compiler.scopes.hand())
+    assert cannot_fail(tree, frozenset()) is safe
+
+
+def test_values_of_a_conditional_are_its_branches():
+    assert values_of(t.IfExp(t.Const("x"), t.Const(True), t.Const(None))) == (False, ("x", None))
+    assert values_of(t.IfExp(t.Const("x"), t.Const(True), t.Const([1]))) is None   # (a list: no key)
+
+
+def test_the_specialised_play_reads_trick_rank_from_a_table_per_led_suit(compiled):
+    # de, "Das Spiel": "Der höchste Trumpf gewinnt den Stich, liegt keiner, die höchste Karte der
+    # ausgespielten Farbe." In a Hokum in hearts, spades led: the seven of hearts beats the ace of
+    # spades; the ace of spades beats the king; a diamond (neither led nor trump) never wins.
+    space, source = _specialised(compiled, "play", ("hokum", "H"))
+    assert "def t_card_trick_rank(v_card, v_key0)" in source and "_keyed_card_table(t_card_trick_rank" in source
+    spades_led = space["k__card_trick_rank"]["S"]
+    assert spades_led[Card("7", "H")] > spades_led[Card("A", "S")] > spades_led[Card("K", "S")]
+    assert spades_led[Card("A", "D")] == 0
+    assert set(space["k__card_trick_rank"]) == {"S", "H", "D", "C", None}
+
+
+@pytest.mark.parametrize("values", [("hokum", "H"), ("hokum", "C"), ("sun", None)])
+def test_each_keyed_table_is_the_function_on_every_led_suit_and_card(compiled, values):
+    """The keyed table against the unspecialised function, which reads the contract and the trick."""
+    space, _ = _specialised(compiled, "play", values)
+    _, namespace = compiled
+    deck = namespace["k__deck"]
+    for led in ("S", "H", "D", "C", None):
+        class State:
+            mode, trump, _memo = values[0], values[1], {}
+            trick = [] if led is None else [Rec(seat="N", card=next(c for c in deck if c.suit == led))]
+        for card in deck:
+            assert space["k__card_trick_rank"][led][card] == namespace["f_trick_rank"](State, card)
+
+
+def test_a_keyed_table_has_a_card_table_per_key():
+    def value(card, key):
+        return f"{card}{key}"
+    table = keyed_card_table(value, ["ab", "c"], [(False, (1, 2))])
+    assert table == {1: {"ab": "ab1", "c": "c1"}, 2: {"ab": "ab2", "c": "c2"}}
+    deck = [Card("A", "H"), Card("7", "S")]
+    by_suit = keyed_card_table(value, deck, [(True, (None,))])
+    assert list(by_suit) == ["H", "S", None]

@@ -4,6 +4,7 @@ from what the pass's docstring promises. The compiler gives them emitted `ast`, 
 tests parse their fixtures only to write them briefly."""
 
 import ast
+import textwrap
 
 import pytest
 
@@ -14,6 +15,7 @@ from baloot_spec.rules.passes.flow import following, next_names
 from baloot_spec.rules.passes.guards import action_guard, any_guard
 from baloot_spec.rules.passes.hoist import hoisted
 from baloot_spec.rules.passes.lazy_maps import held_containers, lazy_maps, state_reads
+from baloot_spec.rules.passes.settled import settle
 from baloot_spec.rules.template import holes
 
 
@@ -142,3 +144,109 @@ def test_clone_is_deep_and_equal():
 def test_comprehension_finder():
     finder = ComprehensionFinder()
     assert finder(_e("a + f([x for x in y])")) and not finder(_e("a + f(b)"))
+
+
+# ---- settled lazy locals ---------------------------------------------------------------------------
+def _settled(source: str) -> str:
+    function = ast.parse(textwrap.dedent(source)).body[0]
+    return ast.unparse(settle(function))
+
+
+def _same(a: str, b: str) -> bool:
+    return ast.dump(ast.parse(textwrap.dedent(a))) == ast.dump(ast.parse(textwrap.dedent(b)))
+
+
+def test_a_first_read_fetches_and_a_later_read_is_the_local():
+    settled = _settled(f"""
+        def f(S):
+            _h_led = ...
+            a = {LAZY}
+            b = {LAZY}
+            return a + b
+        """)
+    assert _same(settled, """
+        def f(S):
+            _h_led = ...
+            a = (_h_led := f_led(S))
+            b = _h_led
+            return a + b
+        """)
+
+
+def test_a_lowered_test_of_a_known_local_keeps_the_branch_that_runs():
+    settled = _settled("""
+        def f(S):
+            _h_x = ...
+            if _h_x is not ...:
+                t = _h_x
+            else:
+                _h_x = g(S)
+                t = _h_x
+            if _h_x is ...:
+                _h_x = g(S)
+            return t
+        """)
+    assert _same(settled, """
+        def f(S):
+            _h_x = ...
+            _h_x = g(S)
+            t = _h_x
+            return t
+        """)
+
+
+@pytest.mark.parametrize("middle", [
+    f"if S.a:\n        a = {LAZY}",                  # only one branch reads it
+    f"for q in S.trick:\n        a = {LAZY}",        # a loop may run no time
+    f"a = S.a and {LAZY}",                             # not read when S.a is false
+    f"a = {LAZY} if S.a else 0",
+    f"a = [{LAZY} for q in S.trick]",
+    f"a = S.a < {LAZY} < 3",
+])
+def test_a_read_that_may_not_have_run_leaves_the_next_read_alone(middle):
+    source = f"""
+def f(S):
+    _h_led = ...
+    {middle}
+    return {LAZY}
+"""
+    settled = _settled(source)
+    assert settled.rstrip().endswith("return " + LAZY[1:-1])   # (still the lazy read: unparse drops the parentheses)
+
+
+def test_a_reset_makes_the_local_unset_again_and_a_handler_knows_nothing():
+    settled = _settled(f"""
+        def f(S):
+            _h_led = ...
+            a = {LAZY}
+            _h_led = ...
+            try:
+                b = {LAZY}
+            except E:
+                c = {LAZY}
+            return {LAZY}
+        """)
+    assert _same(settled, f"""
+        def f(S):
+            _h_led = ...
+            a = (_h_led := f_led(S))
+            _h_led = ...
+            try:
+                b = (_h_led := f_led(S))
+            except E:
+                c = {LAZY}
+            return {LAZY}
+        """)
+
+
+def test_after_a_try_whose_handlers_all_raise_the_body_s_reads_are_known():
+    settled = _settled(f"""
+        def f(S):
+            _h_led = ...
+            try:
+                b = {LAZY}
+            except E:
+                raise
+            return {LAZY}
+        """)
+    assert settled.rstrip().endswith("return _h_led")

@@ -33,7 +33,7 @@ def _run(source: str, S):
     def ev(tag, value):
         log.append((tag, value))
         return value
-    space = {"ev": ev, "b_len": len, "next": next, "sum": sum, "max": max, "len": len, "dict": dict}
+    space = {"ev": ev, "b_len": len, "next": next, "sum": sum, "_isum": sum, "max": max, "len": len, "dict": dict}
     exec(compile(source, "<test>", "exec"), space)
     try:
         result = ("value", space["f"](S))
@@ -189,3 +189,11 @@ def test_the_default_rules_run_no_comprehension():
                 if fn is not None:
                     assert not any(getattr(c, "co_name", "") in ("<listcomp>", "<genexpr>", "<dictcomp>")
                                    for c in fn.__code__.co_consts)
+
+
+def test_a_sum_of_ints_accumulates_without_a_list_and_a_sum_of_anything_else_stays_a_list():
+    # _isum: how the emitter writes sum() of items typed int (expr/emit.py SUM_OF_INTS)
+    ints = _same(_fn("_isum([_isum([ev('y', y) for y in S.ys]) for x in S.xs if ev('c', x)])"), *STATES)
+    assert "+= " in ints and ".append(" not in ints and "_isum" not in ints
+    other = _same(_fn("sum([ev('x', x) for x in S.xs])"), *STATES)
+    assert ".append(" in other and "sum(" in other   # (items of unknown type: `+` may fail, after all are worked out)

@@ -329,3 +329,21 @@ def card_table(function, deck) -> dict:
     missing = _OnDemand(table)
     missing.function = function
     return missing
+
+
+def keyed_card_table(function, deck, domains) -> dict:
+    """{k1: {k2: ... {card: function(card, k1, k2, ...)}}} for every key in its domain: the
+    per-card table of a function that also reads derived values of few possible values
+    (rules/passes/card_tables.py). A domain is (whether it holds the deck's suits, its other
+    values); each innermost table is a card_table."""
+    domains = tuple(domains)
+    suits = tuple(dict.fromkeys(card.suit for card in deck)) if any(d[0] for d in domains) else ()
+
+    def level(keys: tuple, rest: tuple):
+        if not rest:
+            return card_table(lambda card: function(card, *keys), deck)
+        with_suits, values = rest[0]
+        domain = dict.fromkeys((suits if with_suits else ()) + tuple(values))
+        return {key: level(keys + (key,), rest[1:]) for key in domain}
+
+    return level((), domains)

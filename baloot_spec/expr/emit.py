@@ -33,6 +33,7 @@ from .scope import KNOBS, Scope
 # The prefix of the local that holds a derived value (a zero-argument rule function) within
 # one generated function: `...` (Ellipsis, which no rule value can be) until first needed.
 LAZY_LOCAL = "_h_"
+SUM_OF_INTS = "_isum"   # `sum` of items typed int or bool: adding them one by one cannot fail
 INLINE_DEPTH = 8
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _COMPARE_AST = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
@@ -187,6 +188,9 @@ class Emitter:
         raise ValueError(f"a reference of kind {kind!r}")   # (a bug: resolve.py makes no other)
 
     def _derived(self, name: str) -> ast.expr:
+        bound = self.env.get(("derived", name))
+        if bound is not None:   # (a key of a per-card table's function: rules/passes/card_tables.py)
+            return clone(bound)
         if self.in_iterable:
             return _call(f"f_{name}", _name("S"))
         body = self._derived_body(name)
@@ -259,6 +263,7 @@ class Emitter:
                 return None
         inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name}, self.tables)
         inner.in_iterable = self.in_iterable
+        inner.env.update((key, value) for key, value in self.env.items() if type(key) is tuple and key[0] == "derived")
         inner.env.update((("param", p), a) for p, a in zip(params, args))
         inner.param_types.update((p, self.type_of(a)) for p, a in zip(params, arg_nodes))
         return inner.emit(body)
@@ -326,7 +331,10 @@ class Emitter:
             return _call("_R", ast.DictComp(key=_name(var), value=elem, generators=[generator]))
         if kind == "list":
             return loop(elem)
-        return _call(kind, loop(elem))   # sum
+        # sum: of ints (its items typed so), `_isum`, which the lowering (expr/lower.py) writes as
+        # an accumulating loop, no list built; the same function as `sum` where it is not lowered
+        numeric = getattr(self.type_of(node.elem), "kind", None) in ("int", "bool")
+        return _call(SUM_OF_INTS if numeric else kind, loop(elem))
 
     # operators: folded only where the result is exactly what Python would compute ----------
     def _ifexp(self, node):

@@ -23,11 +23,13 @@ import ast
 import itertools
 
 from .astutil import ComprehensionFinder, clone
+from .emit import SUM_OF_INTS
 
 # Names the generated code never rebinds within a function: reading them early or late is the
 # same (state, action, candidates, globals: constants, builtins, rule functions, records).
 _STABLE_PREFIXES = ("k_", "b_", "f_", "v_", "_R", "_LazyMap", "_t", "_l")
-_STABLE_NAMES = frozenset({"S", "A", "C", "V", "None", "True", "False", "len", "max", "min", "sum", "any", "all",
+_STABLE_NAMES = frozenset({"S", "A", "C", "V", "None", "True", "False", "len", "max", "min", "sum", SUM_OF_INTS, "any",
+                           "all",
                            "next", "map"})
 
 
@@ -157,6 +159,8 @@ class _Lowerer:
     def _Call(self, node):
         if self._is_count(node):
             return self._count(node.args[0])
+        if self._is_sum(node):
+            return self._sum(node.args[0])
         if (isinstance(node.func, ast.Name) and node.func.id == "next" and len(node.args) == 2 and not node.keywords
                 and isinstance(node.args[0], ast.GeneratorExp) and isinstance(node.args[1], ast.Constant)):
             return self._first(node.args[0], node.args[1])
@@ -322,6 +326,25 @@ class _Lowerer:
         """len([1 for ...]), how count() compiles."""
         return (isinstance(node.func, ast.Name) and node.func.id == "b_len" and len(node.args) == 1 and not node.keywords
                 and isinstance(node.args[0], ast.ListComp) and isinstance(node.args[0].elt, ast.Constant))
+
+    def _is_sum(self, node) -> bool:
+        """_isum([e for ...]): how sum() of ints compiles (expr/emit.py SUM_OF_INTS)."""
+        return (isinstance(node.func, ast.Name) and node.func.id == SUM_OF_INTS and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.ListComp))
+
+    def _sum(self, node):
+        """`t = 0`, then `t += e` in the loops: what `sum` of the list adds, in the same order,
+        with no list built. Only for items typed int (or bool), whose additions cannot fail: an
+        item that fails to be worked out fails at the same point as in the list."""
+        temp = self.fresh("t")
+
+        def add(parts):
+            pre, value = self.expr(parts[0])
+            return pre + [ast.AugAssign(target=_store(temp), op=ast.Add(), value=value)]
+        loops = self._loops(node, add)
+        if loops is None:
+            return [], ast.Call(func=_name(SUM_OF_INTS), args=[node], keywords=[])
+        return [_assign(temp, ast.Constant(0))] + loops, _name(temp)
 
     def _count(self, node):
         temp = self.fresh("t")

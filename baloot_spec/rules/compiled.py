@@ -19,12 +19,13 @@ from itertools import product
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
-from ..expr.builtins import LazyMap, Rec, card_table, make_builtins, scoring_namespace
+from ..expr.builtins import LazyMap, Rec, card_table, keyed_card_table, make_builtins, scoring_namespace
 from ..expr.scope import KNOBS
 from . import cache as disk_cache
 from .loader import Variant
 
-SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next}
+SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next,
+                    "_isum": sum}   # (expr/emit.py SUM_OF_INTS: sum of ints, where not written as a loop)
 PLAN_KEYS = ("deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
              "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all",
              "facts_of", "score_of", "held_by_effects")
@@ -170,6 +171,7 @@ def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tu
     namespace.update({f"k__ix_{name}": _positions(constants[name]) for name in plan["indexable"]})
     namespace["k__deck"] = tuple(deck.cards)   # what a per-card table covers (passes/card_tables.py)
     namespace["_card_table"] = card_table
+    namespace["_keyed_card_table"] = keyed_card_table
     namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
     namespace[KNOBS] = interned(dict(variant.knobs))
     exec(_compiled(plan["source"], filename or f"<rules {variant.hash}>"), namespace)  # generated source only

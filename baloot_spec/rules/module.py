@@ -11,7 +11,9 @@ from __future__ import annotations
 import ast
 import pickle
 
+from ..expr.astutil import clone
 from ..expr.lower import lower_function
+from .passes.settled import settle
 from .pyast import assign, attr, call, const, function, if_, index, lazy_locals, name, not_, store, strings
 
 
@@ -105,7 +107,8 @@ def function_text(function: ast.FunctionDef) -> str:
     key = pickle.dumps(function, pickle.HIGHEST_PROTOCOL)
     text = _TEXTS.get(key)
     if text is None:
-        lowered = lower_function(function)
+        # (copied before settling: the lowered body still holds expressions other functions share)
+        lowered = settle(clone(lower_function(function)))
         _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)
         if len(_TEXTS) >= _MEMO_LIMIT:
             _TEXTS.clear()

@@ -3,13 +3,17 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
 
 - cards.py       `on_cards`: a trick phase's filters over the cards themselves, not plays;
 - card_tables.py `CardTables`: in a specialised phase, a rule function of one card that reads
-                 only constants, knobs and the contract becomes a lookup in a table of the deck;
+                 only constants, knobs and the contract becomes a lookup in a table of the deck,
+                 keyed too by the derived values it reads that have a few known values
+                 (domains.py `key_domain`: the led suit);
 - candidates.py  `per_candidate`: a calls phase's filter written out per candidate, its fields
                  folded in (`fold`);
 - hoist.py       `hoisted`: derived values read before the loop over the candidates;
 - guards.py      `action_guard` / `any_guard`: the test of the action alone that rules a rule out;
 - lazy_maps.py   `lazy_maps`: an enter effect's maps made LazyMaps, and `held_containers`;
-- flow.py        `following`: which phases can follow each one (from the emitted `next`).
+- flow.py        `following`: which phases can follow each one (from the emitted `next`);
+- settled.py     `settle`: in a lowered function, a lazy local's test whose answer is known
+                 where it stands replaced by the branch that runs (module.py, per function).
 
 Knob folding, inlining and per-contract specialisation happen as the tree is emitted
 (expr/emit.py); loops over short constant lists are written out by expr/unroll.py and

@@ -23,46 +23,64 @@ import ast
 import itertools
 
 from ...expr import tree as t
-from ...expr.emit import Emitter, resolved_body
+from ...expr.emit import LAZY_LOCAL, Emitter, resolved_body
 from ...expr.types import CARD
+from .domains import key_domain
 
 PURE_BUILTINS = frozenset({"index", "len", "abs"})
 TABLE_PREFIX = "k__card_"
 FUNCTION_PREFIX = "t_card_"
 PARAM = "v_card"
+KEY_PARAM = "v_key"
+ROW_LOCAL = LAZY_LOCAL + "_card_"   # `_h__card_f`: a keyed table's row, read once per function
 
 
 def reads_only_card(name: str, scope, fixed: dict | None, known: dict | None = None) -> bool:
     """Whether rule function `name` has one parameter and a body (and callees) that read
-    nothing but it, constants, knobs and the fixed state (plain values). `known` holds the
-    answers so far (each function is looked at once, however often it is called; a function
-    being looked at counts as no: recursion is never tabulated)."""
+    nothing but it, constants, knobs and the fixed state (plain values)."""
+    return card_inputs(name, scope, fixed, known) == frozenset()
+
+
+def card_inputs(name: str, scope, fixed: dict | None, known: dict | None = None) -> frozenset | None:
+    """The derived values rule function `name` reads besides its one parameter, each of a few
+    known values (domains.py: the table is then keyed by them too), or None when the body (or
+    a callee) reads anything else: other state, a derived value of unknown values, a loop, a
+    builtin but `index`/`len`/`abs`. `known` holds the answers so far (each function is looked
+    at once, however often it is called; a function being looked at counts as no: recursion is
+    never tabulated)."""
     known = {} if known is None else known
     if name in known:
         return known[name]
-    known[name] = False
+    known[name] = None
     entry = scope.inline.get(name)
     if entry is None or len(entry[0]) != 1:
-        return False
+        return None
     _params, tree, callee_scope = entry
+    keys: set = set()
     for node in t.walk(resolved_body(tree, callee_scope)):
         kind = type(node)
         if kind is t.Ref:
             if node.kind == "state":
                 if not (fixed and node.name in fixed and _plain(fixed[node.name])):
-                    return False
+                    return None
+            elif node.kind == "derived":
+                if key_domain(node.name, callee_scope) is None:
+                    return None
+                keys.add(node.name)
             elif node.kind not in ("param", "knob", "const"):
-                return False
+                return None
         elif kind is t.Call:
             if node.kind == "rule":
-                if not reads_only_card(node.func, callee_scope, fixed, known):
-                    return False
+                inner = card_inputs(node.func, callee_scope, fixed, known)
+                if inner is None:
+                    return None
+                keys |= inner
             elif node.func not in PURE_BUILTINS:
-                return False
+                return None
         elif kind not in (t.Const, t.Attr, t.Index, t.IfExp, t.BoolOp, t.Not, t.Compare, t.BinOp, t.Neg, t.ListLit):
-            return False
-    known[name] = True
-    return True
+            return None
+    known[name] = frozenset(keys)
+    return known[name]
 
 
 def _plain(value) -> bool:
@@ -76,13 +94,14 @@ def cheap(body: ast.expr) -> bool:
 
 
 class CardTables:
-    """The tables of one generated module: rule function -> the body its table is made of.
-    Called by the emitter (expr/emit.py `tables`) at each call of a rule function of one argument."""
+    """The tables of one generated module: rule function -> (the body its table is made of, the
+    derived values it is keyed by). Called by the emitter (expr/emit.py `tables`) at each call of
+    a rule function of one argument."""
 
     def __init__(self):
-        self.bodies: dict[str, ast.expr] = {}
+        self.bodies: dict[str, tuple] = {}
         self.refused: set = set()
-        self.known: dict = {}   # reads_only_card's answers (one module: one scope of functions, one contract)
+        self.known: dict = {}   # card_inputs' answers (one module: one scope of functions, one contract)
 
     def __call__(self, emitter: Emitter, name: str, arg_type, arg: ast.expr):
         if arg_type != CARD or name in self.refused:
@@ -90,33 +109,59 @@ class CardTables:
         if name in emitter.stack:   # (being inlined around this call: its own table is not made yet)
             return None
         if name not in self.bodies:
-            body = self._body(emitter, name)
-            if body is None:
+            made = self._body(emitter, name)
+            if made is None:
                 self.refused.add(name)
                 return None
-            self.bodies[name] = body
-        return ast.Subscript(value=ast.Name(id=TABLE_PREFIX + name, ctx=ast.Load()), slice=arg, ctx=ast.Load())
+            self.bodies[name] = made
+        table = ast.Name(id=TABLE_PREFIX + name, ctx=ast.Load())
+        keys = self.bodies[name][1]
+        if keys:   # the row of the keys' values: `T[led_suit]`, fetched once per generated function
+            row = table
+            for key in keys:
+                row = ast.Subscript(value=row, slice=emitter.emit(t.Ref("derived", key)), ctx=ast.Load())
+            if emitter.in_iterable:   # (no assignment expression allowed there)
+                table = row
+            else:
+                local = ROW_LOCAL + name
+                table = ast.IfExp(test=ast.Compare(left=ast.Name(id=local, ctx=ast.Load()), ops=[ast.IsNot()],
+                                                   comparators=[ast.Constant(...)]),
+                                  body=ast.Name(id=local, ctx=ast.Load()),
+                                  orelse=ast.NamedExpr(target=ast.Name(id=local, ctx=ast.Store()), value=row))
+        return ast.Subscript(value=table, slice=arg, ctx=ast.Load())
 
     def _body(self, emitter: Emitter, name: str):
-        if not reads_only_card(name, emitter.scope, emitter.fixed, self.known):
+        keys = card_inputs(name, emitter.scope, emitter.fixed, self.known)
+        if keys is None:
             return None
+        keys = tuple(sorted(keys))
         params, tree, callee_scope = emitter.scope.inline[name]
         inner = Emitter(callee_scope, emitter.fixed, itertools.count(1), "_card", frozenset({name}))
         inner.env[("param", params[0])] = ast.Name(id=PARAM, ctx=ast.Load())
+        inner.env.update((("derived", key), ast.Name(id=f"{KEY_PARAM}{k}", ctx=ast.Load())) for k, key in enumerate(keys))
         inner.param_types[params[0]] = CARD
         body = inner.emit(resolved_body(tree, callee_scope))
-        return None if cheap(body) else body
+        if cheap(body):
+            return None
+        return body, keys, tuple(key_domain(key, emitter.scope) for key in keys)
 
     def statements(self) -> list:
         """The module's table statements, in the order the functions were first met:
-        `def t_card_f(v_card): return body` and `k__card_f = _card_table(t_card_f, k__deck)`."""
+        `def t_card_f(v_card): return body` and `k__card_f = _card_table(t_card_f, k__deck)`
+        (keyed: `def t_card_f(v_card, v_key0, ...)` and `_keyed_card_table(t_card_f, k__deck,
+        domains)`)."""
         out = []
-        for name, body in self.bodies.items():
+        for name, (body, keys, domains) in self.bodies.items():
+            params = [ast.arg(arg=PARAM)] + [ast.arg(arg=f"{KEY_PARAM}{k}") for k in range(len(keys))]
             out.append(ast.FunctionDef(name=FUNCTION_PREFIX + name, args=ast.arguments(
-                posonlyargs=[], args=[ast.arg(arg=PARAM)], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                posonlyargs=[], args=params, vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
                 defaults=[]), body=[ast.Return(value=body)], decorator_list=[], returns=None))
+            args = [ast.Name(id=FUNCTION_PREFIX + name, ctx=ast.Load()), ast.Name(id="k__deck", ctx=ast.Load())]
+            if keys:
+                args.append(ast.Tuple(elts=[ast.Tuple(elts=[ast.Constant(with_suits), ast.Tuple(
+                    elts=[ast.Constant(v) for v in values], ctx=ast.Load())], ctx=ast.Load())
+                    for with_suits, values in domains], ctx=ast.Load()))
             out.append(ast.Assign(targets=[ast.Name(id=TABLE_PREFIX + name, ctx=ast.Store())], value=ast.Call(
-                func=ast.Name(id="_card_table", ctx=ast.Load()),
-                args=[ast.Name(id=FUNCTION_PREFIX + name, ctx=ast.Load()), ast.Name(id="k__deck", ctx=ast.Load())],
-                keywords=[])))
+                func=ast.Name(id="_keyed_card_table" if keys else "_card_table", ctx=ast.Load()),
+                args=args, keywords=[])))
         return out
