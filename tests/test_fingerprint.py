@@ -227,3 +227,17 @@ def test_a_refused_position_agrees_with_a_variant_that_does_not_reach_it():
     assert not refused.agrees(answered)
     assert not crashed.agrees(moot) and crashed.neutral(moot)
     assert not answered.agrees(moot) and answered.neutral(moot)
+
+
+def test_the_riyadh_example_of_engines_md_is_what_the_command_prints():
+    """ENGINES.md "Step 0" shows the command's output on the built-in adapter under riyadh: the
+    whole corpus, every knob's value and witnesses, so it is kept in step with the rules and
+    the corpus (regenerate the block with the command it shows, stderr left out)."""
+    from baloot_spec.conformance.fingerprint_report import console_lines
+    text = (ROOT / "conformance" / "ENGINES.md").read_text(encoding="utf-8")
+    command = '$ baloot conformance fingerprint --engine "python conformance/engines/builtin_adapter.py --preset riyadh"\n'
+    start = text.index(command) + len(command)
+    shown = text[start:text.index("```", start)].splitlines()
+    fp = fingerprint([sys.executable, str(ROOT / "conformance" / "engines" / "builtin_adapter.py"), "--preset", "riyadh"],
+                     timeout=60.0)
+    assert shown == console_lines(fp), "conformance/ENGINES.md's riyadh example is stale: run the command it shows"
