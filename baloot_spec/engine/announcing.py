@@ -66,6 +66,45 @@ class Announcing:
             return {}
         return self._announced(phase, table, seat, base, wished)[0]
 
+    def play_announcing(self, index: int, lists: dict | None = None) -> None:
+        """What play_legal(index, wished) does for the random player's wish: every yes/no
+        announcement said true and, for a list one, the names `lists` gives (annotation name ->
+        a non-empty list of str; a list one left out is not said). Returns nothing.
+
+        While nothing is kept, each yes/no announcement is asked of the phase's check as the
+        card's shared action with it said alone (made per table), and a card said with nothing
+        is applied without an event built: the log keeps the candidate's shared event. Anything
+        allowed, or a list said, goes the way of play_legal (tools/BENCHMARKS.md, step 82)."""
+        kept = self._kept
+        if kept is None:
+            kept = self.choices()
+        phase, table, quiet_checks, _ = self._now
+        if table is None or not table.play_type:
+            self.play_legal(index)
+            return
+        card = kept[index]
+        if lists:
+            wished = {**table.all_yes}
+            for name, names in lists.items():
+                wished[name] = [*names]   # (the event keeps its own list)
+            self.play_legal(index, wished)
+            return
+        seat = self._seat
+        S = self.state
+        if S.actor != seat:
+            S.actor = seat
+            S._memo = {}
+        check = phase.check
+        for said in table.yes_alone[card]:
+            if check(S, said) < 0:   # (allowed: play_legal keeps it, and asks the rest with it)
+                self.play_legal(index, table.all_yes)
+                return
+        action = table.by_card[card]
+        if action not in quiet_checks and check(S, action) >= 0:
+            self._check_announcements(phase, action)   # raises, explained
+        # (the candidate's own card with nothing said: apply reads only the seat of the event)
+        self.apply({"seat": seat}, _judged=(phase, action, True))
+
     def _announced(self, phase, table, seat, base, wished: dict) -> tuple:
         """(allowed_announcements' answer, the shared action of the card said with them) for the
         held card whose candidate is `base`; ({}, None) for a value not of its annotation's type.
