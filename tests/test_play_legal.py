@@ -94,6 +94,9 @@ def test_play_announcing_is_play_legal_with_the_random_players_wish(preset, sets
         hand = Hand(rules, "W", {"deck": random_deck(rules, rng)}, {"NS": 0, "EW": 0})
         while not hand.is_over():
             legal = hand.legal()
+            kept = hand.legal(kept_only=True)   # (what the rules keep: a card or a call per legal event)
+            assert len(kept) == len(legal) and all((k.text == e["card"]) if "card" in e else (k._event == e)
+                                                   for k, e in zip(kept, legal))
             annotations = rules.phases[hand.phase].annotations
             for index in range(len(legal)):
                 fast, slow = hand.copy(), hand.copy()

@@ -77,7 +77,7 @@ class Announcing:
         allowed, or a list said, goes the way of play_legal (tools/BENCHMARKS.md, step 82)."""
         kept = self._kept
         if kept is None:
-            kept = self.choices()
+            kept = self.legal(True)
         phase, table, quiet_checks, _ = self._now
         if table is None or not table.play_type:
             self.play_legal(index)

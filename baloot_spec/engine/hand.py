@@ -95,56 +95,50 @@ class Hand(Judging, Announcing):
             return self._tables.next_seat[S.trick[-1].seat]
         return None
 
-    def legal(self) -> list[dict]:
+    def legal(self, kept_only: bool = False) -> list[dict]:
         """The legal actions of the player to act, as events without the seat. A new list of
         read-only events (LegalEvent) made once per variant: `dict(event, seat=...)` to act.
 
-        What the rules keep is worked out once per position (choices()); the judgement of an
-        event reads it (calling this first if needed)."""
+        What the rules keep (`_kept`: the cards of a trick phase, else the candidate calls; []
+        when the hand is over) is worked out here, once per position; the judgement of an event
+        reads it (calling this first if needed). With kept_only that is returned instead, shared
+        and read only: in legal()'s order, without its list of events (the random player draws
+        an index among them; tools/BENCHMARKS.md, step 82)."""
         kept = self._kept
         if kept is None:
-            kept = self.choices()
+            seat = self._seat
+            if seat is UNKNOWN:
+                seat = self._seat = self._turn()
+            if seat is None:
+                self._kept = []
+                return []
+            S = self.state
+            phase, table, _, _ = self._now
+            if S.actor != seat:
+                S.actor = seat
+                S._memo = {}
+            if phase.kind != "tricks":
+                narrow = phase.narrow
+                kept = narrow(S, table.calls)
+                if kept is None:   # a rule failed: run them one by one, which names it
+                    kept, _ = self._narrow(phase, table.calls, None)
+            elif phase.narrow_over_cards:   # the rules look at the cards alone
+                narrow = phase.narrow
+                kept = narrow(S, S.hands[seat])
+                if kept is None:
+                    kept = self._kept_cards(phase)
+            else:
+                kept = phase.narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
+                kept = self._kept_cards(phase) if kept is None else list(map(_CARD_OF, kept))
+            self._kept = kept
+        if kept_only:   # (a flag, not a method of its own: the replay's legal() stays one call)
+            return kept
         table = self._now[1]
         # (C-level, no Python frame per item; a display, not a call of list(), and a getter bound
         # once per table: 225 -> 172 ns for five cards)
         if table is not None and table.play_type:
             return [*map(table.event_get, kept)]
         return [*map(_EVENT_OF, kept)]
-
-    def choices(self) -> list:
-        """What the rules keep for the player to act, in legal()'s order: the cards of a trick
-        phase, else the candidate calls; [] when the hand is over. Worked out once per position
-        and shared (read only): its length is legal()'s, without legal()'s list of events (the
-        random player draws an index among them, tools/BENCHMARKS.md step 82)."""
-        kept = self._kept
-        if kept is not None:
-            return kept
-        seat = self._seat
-        if seat is UNKNOWN:
-            seat = self._seat = self._turn()
-        if seat is None:
-            self._kept = []
-            return self._kept
-        S = self.state
-        phase, table, _, _ = self._now
-        if S.actor != seat:
-            S.actor = seat
-            S._memo = {}
-        if phase.kind != "tricks":
-            narrow = phase.narrow
-            kept = narrow(S, table.calls)
-            if kept is None:   # a rule failed: run them one by one, which names it
-                kept, _ = self._narrow(phase, table.calls, None)
-        elif phase.narrow_over_cards:   # the rules look at the cards alone
-            narrow = phase.narrow
-            kept = narrow(S, S.hands[seat])
-            if kept is None:
-                kept = self._kept_cards(phase)
-        else:
-            kept = phase.narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
-            kept = self._kept_cards(phase) if kept is None else list(map(_CARD_OF, kept))
-        self._kept = kept
-        return kept
 
     def copy(self) -> "Hand":
         """An independent copy of the position, for search and perft: every list, dict, set and
@@ -230,7 +224,7 @@ class Hand(Judging, Announcing):
         what it says (tools/BENCHMARKS.md, step 79). IndexError for an index out of legal()'s range."""
         kept = self._kept
         if kept is None:
-            kept = self.choices()
+            kept = self.legal(True)
         item = kept[index]
         seat = self._seat
         phase, table, quiet_checks, _ = self._now

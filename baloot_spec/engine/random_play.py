@@ -106,7 +106,7 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
     hand = Hand(rules, dealer, deal or {"deck": random_deck(rules, rng)}, match_scores)
     getrandbits = rng.getrandbits
     S, phases = hand.state, rules.phases
-    choices, play_legal, play_announcing = hand.choices, hand.play_legal, hand.play_announcing
+    legal, play_legal, play_announcing = hand.legal, hand.play_legal, hand.play_announcing
     # what each seat would declare (_declared), while the phase's annotations and the state's
     # projects are these: worked out once per seat, not once per card
     annotations = projects = None
@@ -115,7 +115,7 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
         phase = S.phase
         if phase == OVER:
             return hand
-        n = len(choices())
+        n = len(legal(True))   # (what the rules keep: legal()'s length without its events)
         if not n:
             raise RuntimeError(f"no legal action in the {phase} phase")
         k = n.bit_length()   # (pick(), inlined: two Python calls a step fewer)
