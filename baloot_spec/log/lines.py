@@ -16,7 +16,27 @@ from ..engine.state import LegalEvent
 from ..expr.builtins import Rec
 from .writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE, FORMAT
 
-_encode = json.JSONEncoder(separators=(",", ":")).encode   # (json.dumps with separators makes one per call)
+def _encoder():
+    """`json.JSONEncoder(separators=(",", ":")).encode`, or where json has its C encoder, that
+    encoder made once: `encode` makes a new one per call (about 1.5 µs, five or six calls a
+    hand; tools/BENCHMARKS.md, step 83). The same text: only the check for circular containers
+    is left out, which a document the engine made cannot have."""
+    python = json.JSONEncoder(separators=(",", ":"))
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return python.encode
+    strings = json.encoder.encode_basestring_ascii
+    chunks = make(None, python.default, strings, None, ":", ",", False, False, True)
+    join = "".join
+
+    def encode(value) -> str:
+        if type(value) is str:
+            return strings(value)
+        return join(chunks(value, 0))
+    return encode
+
+
+_encode = _encoder()
 
 
 class LineWriter:
@@ -37,10 +57,13 @@ class LineWriter:
     def hand_text(self, hand) -> str:
         """The text of `hand_record(hand)`."""
         S = hand.state
-        known = self._texts.get
-        events = [known(id(event)) or self._event_text(event) for event in hand.events]
+        events = hand.events
+        texts = [*map(self._texts.get, map(id, events))]   # (C-level: no Python frame an event)
+        while None in texts:   # (an event met for the first time, or not a shared one: a few a hand)
+            index = texts.index(None)
+            texts[index] = self._event_text(events[index])
         text = ('{"dealer":' + _encode(S.dealer) + ',"match_scores":' + _encode(S.match_scores)
-                + ',"deal":' + _encode(hand.deal_spec) + ',"events":[' + ",".join(events) + "]")
+                + ',"deal":' + _encode(hand.deal_spec) + ',"events":[' + ",".join(texts) + "]")
         if hand.is_over():
             text += ',"claimed":' + _encode(_claimed(hand))
         return text + "}"
