@@ -103,7 +103,7 @@ def test_play_announcing_is_play_legal_with_the_random_players_wish(preset, sets
                 if annotations:
                     wished = _wished(slow, annotations, slow.turn())
                     lists = {name: value for name, value in wished.items() if type(value) is list}
-                    fast.play_announcing(index, lists)
+                    fast.play_announcing(index, {slow.turn(): lists})
                     slow.play_legal(index, wished)
                 else:
                     fast.play_announcing(index)

@@ -66,10 +66,11 @@ class Announcing:
             return {}
         return self._announced(phase, table, seat, base, wished)[0]
 
-    def play_announcing(self, index: int, lists: dict | None = None) -> None:
+    def play_announcing(self, index: int, declared: dict | None = None) -> None:
         """What play_legal(index, wished) does for the random player's wish: every yes/no
-        announcement said true and, for a list one, the names `lists` gives (annotation name ->
-        a non-empty list of str; a list one left out is not said). Returns nothing.
+        announcement said true and, for a list one, the names `declared[seat]` gives for the
+        seat to act (seat -> {annotation name: a non-empty list of str}; a list one left out is
+        not said). Returns nothing.
 
         While nothing is kept, each yes/no announcement is asked of the phase's check as the
         card's shared action with it said alone (made per table), and a card said with nothing
@@ -83,13 +84,15 @@ class Announcing:
             self.play_legal(index)
             return
         card = kept[index]
-        if lists:
-            wished = {**table.all_yes}
-            for name, names in lists.items():
-                wished[name] = [*names]   # (the event keeps its own list)
-            self.play_legal(index, wished)
-            return
         seat = self._seat
+        if declared is not None:
+            lists = declared[seat]
+            if lists:
+                wished = {**table.all_yes}
+                for name, names in lists.items():
+                    wished[name] = [*names]   # (the event keeps its own list)
+                self.play_legal(index, wished)
+                return
         S = self.state
         if S.actor != seat:
             S.actor = seat

@@ -17,14 +17,18 @@ def random_deck(rules, rng: random.Random) -> list[str]:
 def shuffle(items: list, getrandbits) -> None:
     """`random.Random.shuffle` written out with pick() inlined: the same swaps from the same
     draws (a test holds it to shuffle), without two Python calls a card (tools/BENCHMARKS.md,
-    step 82)."""
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    step 82); each place's range and bits read from a table made once per length."""
+    steps = _SHUFFLES.get(len(items))
+    if steps is None:
+        steps = _SHUFFLES[len(items)] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+_SHUFFLES: dict = {}   # a length -> shuffle's (place, its range, the bits drawn for it), in shuffle's order
 
 
 def random_action(hand: Hand, rng: random.Random) -> dict:
@@ -82,6 +86,20 @@ def _declared(state, lists: tuple, seat: str) -> dict:
     return declared
 
 
+class _Declared(dict):
+    """seat -> what it would declare (_declared), each seat's worked out when first asked."""
+
+    __slots__ = ("_state", "_lists")
+
+    def __init__(self, state, lists: tuple):
+        super().__init__()
+        self._state, self._lists = state, lists
+
+    def __missing__(self, seat):
+        value = self[seat] = _declared(self._state, self._lists, seat)
+        return value
+
+
 def _wishes(annotations: dict) -> tuple:
     """(annotations, {name: True} for each yes/no announcement, the names of the list ones), made
     once per phase's annotations (the random player's wishes, in the order they are declared)."""
@@ -107,10 +125,10 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
     getrandbits = rng.getrandbits
     S, phases = hand.state, rules.phases
     legal, play_legal, play_announcing = hand.legal, hand.play_legal, hand.play_announcing
-    # what each seat would declare (_declared), while the phase's annotations and the state's
+    # what each seat would declare (_Declared), while the phase's annotations and the state's
     # projects are these: worked out once per seat, not once per card
-    annotations = projects = None
-    lists, declared = (), {}
+    annotations = projects = declared = None
+    lists = ()
     for _ in range(max_events):
         phase = S.phase
         if phase == OVER:
@@ -127,18 +145,12 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
             play_legal(index)
             continue
         if said is not annotations:
-            annotations, lists, declared = said, _wishes(said)[2], {}
+            annotations, lists, projects, declared = said, _wishes(said)[2], None, None
         if lists:
             found = getattr(S, "projects", None)
-            if found is not projects:
-                projects, declared = found, {}
-            seat = hand.turn()
-            names = declared.get(seat)
-            if names is None:
-                names = declared[seat] = _declared(S, lists, seat)
-            play_announcing(index, names)
-        else:
-            play_announcing(index)
+            if found is not projects or declared is None:
+                projects, declared = found, _Declared(S, lists)
+        play_announcing(index, declared)
     raise RuntimeError(f"the hand did not end within {max_events} events (phase {hand.phase})")
 
 
