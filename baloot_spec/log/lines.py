@@ -53,10 +53,8 @@ class LineWriter:
         # id(a shared event) -> its text; the events are kept (`_held`), so an id found here is
         # that event's (no other object can have it while the event lives)
         self._texts, self._held = {}, []
-        # a card's text -> its JSON (a simulated deal is a deck of them), and the text of each
-        # flat mapping of scores met (a hand's match scores, a document's start: _flat_text)
+        # a card's text -> its JSON (a simulated deal is a deck of them)
         self._cards = {card.text: _encode(card.text) for card in rules.deck.cards}
-        self._flat = {}
 
     def hand_text(self, hand) -> str:
         """The text of `hand_record(hand)`."""
@@ -66,7 +64,7 @@ class LineWriter:
         while None in texts:   # (an event met for the first time, or not a shared one: a few a hand)
             index = texts.index(None)
             texts[index] = self._event_text(events[index])
-        text = ('{"dealer":' + _encode(S.dealer) + ',"match_scores":' + self._flat_text(S.match_scores)
+        text = ('{"dealer":' + _encode(S.dealer) + ',"match_scores":' + _encode(S.match_scores)
                 + ',"deal":' + self._deal_text(hand.deal_spec) + ',"events":[' + ",".join(texts) + "]")
         if hand.is_over():
             text += ',"claimed":' + _encode(_claimed(hand))
@@ -76,7 +74,7 @@ class LineWriter:
                       claimed_match: dict | None = None) -> str:
         """The text of `log_document(rules, hands, first_dealer, start, claimed_match, app)`, the
         hands given as their texts (hand_text)."""
-        text = (self._head + self._flat_text(start or {t: 0 for t in self._teams}) + ',"first_dealer":' + _encode(first_dealer)
+        text = (self._head + _encode(start or {t: 0 for t in self._teams}) + ',"first_dealer":' + _encode(first_dealer)
                 + self._app + '},"hands":[' + ",".join(hand_texts) + "]")
         if claimed_match is not None:
             text += ',"claimed":' + _encode(claimed_match)
@@ -96,34 +94,12 @@ class LineWriter:
                     return '{"deck":[' + ",".join(texts) + "]}"
         return _encode(deal)
 
-    def _flat_text(self, value) -> str:
-        """The text of a dict or record of scores (text keys; whole numbers, text, yes/no or
-        none as values), kept per distinct content: its keys, its values and their types (1 and
-        true are equal but not the same text). Anything else encoded as it stands."""
-        if type(value) is dict or type(value) is Rec:
-            keys, values = dict.keys(value), dict.values(value)
-            kinds = (*map(type, values),)
-            if _FLAT_VALUES.issuperset(kinds) and _TEXT.issuperset(map(type, keys)):
-                key = (*keys, *values, *kinds)
-                text = self._flat.get(key)
-                if text is None:
-                    text = _encode(value)
-                    if len(self._flat) < _FLAT_KEPT:
-                        self._flat[key] = text
-                return text
-        return _encode(value)
-
     def _event_text(self, event) -> str:
         text = _encode(event)
         if type(event) is LegalEvent:   # (shared and read-only: its text is made once)
             self._texts[id(event)] = text
             self._held.append(event)
         return text
-
-
-_FLAT_KEPT = 4096   # distinct score mappings whose text a writer keeps
-_FLAT_VALUES = frozenset((int, str, bool, type(None)))   # (no float: 0.0 and -0.0 are equal, not the same text)
-_TEXT = frozenset((str,))
 
 
 def _claimed(hand) -> dict:
