@@ -148,3 +148,32 @@ def test_the_random_hands_say_every_announcement_as_the_judged_path_does():
         if min(made.values()) >= 3:
             break
     assert min(made.values()) >= 3, made
+
+
+def test_said_with_is_announced_for_the_random_players_wish():
+    """Hand._said_with (every yes/no announcement, and lists of names) against _announced with
+    the same wish as a dict, for every held card at every position of random hands of two
+    presets where an Ekka and projects are sometimes allowed together (the later one asked with
+    the first kept), with the seat's own projects and with made-up ones."""
+    from baloot_spec.engine.random_play import _declared
+    both = 0
+    for preset, sets in (("saudi-federation", None), ("online-apps", {"late_projects": "until_third_card"})):
+        rules = load_variant(preset, sets)
+        rng = random.Random("said with")
+        for _ in range(150):
+            hand = Hand(rules, "N", {"deck": random_deck(rules, rng)}, {"NS": 0, "EW": 0})
+            while not hand.is_over():
+                seat = hand.turn()
+                phase, table, _, _ = hand._now
+                if table is not None and table.play_type:
+                    own = _declared(hand.state, ("declare",), seat)
+                    for lists in (own, {"declare": ["sira"]}) if own else ({"declare": ["sira"]},):
+                        for card in list(hand.state.hands[seat]):
+                            kept, chosen = hand._announced(phase, table, seat, table.by_card[card], {**table.all_yes, **lists})
+                            said = hand._said_with(phase, table, card, lists)
+                            assert (said[1] if said else {}) == kept
+                            assert not said or said[0] is chosen
+                            both += len(kept) > 1
+                legal = hand.legal()
+                hand.apply(dict(legal[pick(rng.getrandbits, len(legal))], seat=seat))
+    assert both >= 2   # (two announcements kept together)
