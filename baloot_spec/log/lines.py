@@ -107,8 +107,8 @@ def _claimed(hand) -> dict:
     record as a dict and a tuple as a list, which is what text.plain would have made of them. (A
 record, a dict subclass, is encoded through its Python `items`: the top-level ones are made
 plain dicts first, a C copy; `dict()` of a LazyMap fills it in as its `items` would.)"""
-    result = hand.result()
-    if result["thrown_in"]:
+    result = hand.score   # (what result() adds its scoring steps from; its next dealer, a rule run, is not claimed)
+    if result is None:
         return {"thrown_in": True}
     claimed = {"thrown_in": False}
     facts = hand.facts
