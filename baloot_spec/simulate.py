@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 
-from .engine.random_play import play_random_hand, play_random_match
+from .engine.random_play import pick, play_random_hand, play_random_match
 from .log.lines import LineWriter
 from .log.writer import hand_record, log_document
 
@@ -24,10 +24,12 @@ APP = "baloot-spec simulate"
 
 def _random_hands(rules, count: int, seed: int):
     """(the finished hand, its dealer, its starting scores) for each seeded random hand."""
+    seats, teams = list(rules.table.seats), list(rules.table.teams)
     for number in range(count):
         rng = random.Random(f"{seed}:hand:{number}")
-        dealer = rng.choice(rules.table.seats)
-        scores = {team: rng.choice(START_SCORES) for team in rules.table.teams}
+        draw = rng.getrandbits   # (pick: what rng.choice draws, without its two Python calls)
+        dealer = seats[pick(draw, len(seats))]
+        scores = {team: START_SCORES[pick(draw, len(START_SCORES))] for team in teams}
         yield play_random_hand(rules, rng, dealer, scores), dealer, scores
 
 

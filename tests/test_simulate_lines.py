@@ -28,3 +28,24 @@ def test_the_lines_of_matches_are_the_documents_json():
     lines = list(match_lines(rules, 2, seed=3, max_hands=8))
     assert lines == _json(simulate_matches(rules, 2, seed=3, max_hands=8))
     assert all('"claimed":{"scores":' in line for line in lines)
+
+
+def test_the_encoder_made_once_writes_what_json_dumps_writes():
+    from baloot_spec.expr.builtins import Rec
+    from baloot_spec.log.lines import _encode
+    values = ["plain", "é\u2603\"\\\n", 0, -7, 2.5, 1e300, True, None, [], {}, (1, "a"),
+              {"a": [1, {"b": None}], "c": (True, False), "ü": 0.1}, Rec({"seat": "N", "points": [1, 2]})]
+    for value in values:
+        assert _encode(value) == json.dumps(value, separators=(",", ":"))
+    with pytest.raises(TypeError):
+        _encode({"a": object()})
+
+
+def test_a_deal_written_from_its_cards_texts_is_what_json_dumps_writes():
+    from baloot_spec.log.lines import LineWriter
+    rules = load_variant("default")
+    writer = LineWriter(rules)
+    deck = [card.text for card in rules.deck.cards]
+    for deal in ({"deck": deck}, {"deck": deck[:5] + ["XX", "é"]}, {"deck": [["7H"]]}, {"deck": deck, "x": 1}, {},
+                 {"deck": "7H"}, {"hands": {"N": deck[:8]}}):
+        assert writer._deal_text(deal) == json.dumps(deal, separators=(",", ":"))

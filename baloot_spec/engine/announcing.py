@@ -13,6 +13,14 @@ from .candidates import UNKNOWN, announced_action, card_action
 _STR_ONLY = {str}
 
 
+def _wish(table, lists: dict) -> dict:
+    """The random player's whole wish: every yes/no announcement, and the lists (copied)."""
+    wished = {**table.all_yes}
+    for name, names in lists.items():
+        wished[name] = [*names]   # (the event keeps its own list)
+    return wished
+
+
 class Announcing:
     """Hand's announcement questions (see the module's docstring)."""
 
@@ -65,6 +73,89 @@ class Announcing:
         if base.card not in self.state.hands[seat]:
             return {}
         return self._announced(phase, table, seat, base, wished)[0]
+
+    def play_announcing(self, index: int, declared: dict | None = None) -> None:
+        """What play_legal(index, wished) does for the random player's wish: every yes/no
+        announcement said true and, for a list one, the names `declared[seat]` gives for the
+        seat to act (seat -> {annotation name: a non-empty list of str}; a list one left out is
+        not said). Returns nothing.
+
+        While nothing is kept, each yes/no announcement is asked of the phase's check as the
+        card's shared action with it said alone (made per table), and a card said with nothing
+        is applied without an event built: the log keeps the candidate's shared event. With a
+        list to say, the wish is read in the annotations' order without a wish dict
+        (_said_with); a yes/no one allowed with no list goes the way of play_legal
+        (tools/BENCHMARKS.md, steps 82 and 86)."""
+        kept = self._kept
+        if kept is None:
+            kept = self.legal(True)
+        phase, table, quiet_checks, _ = self._now
+        if table is None or not table.play_type:
+            self.play_legal(index)
+            return
+        card = kept[index]
+        seat = self._seat
+        S = self.state
+        if S.actor != seat:
+            S.actor = seat
+            S._memo = {}
+        check = phase.check
+        action = table.by_card[card]
+        lists = None if declared is None else declared[seat]
+        if lists:
+            said = self._said_with(phase, table, card, lists)
+            if said is None:   # (a name that is not text: what play_legal makes of it)
+                self.play_legal(index, _wish(table, lists))
+                return
+            if said:
+                chosen, said = said
+                self.apply({**action._event, "seat": seat, **said}, _judged=(phase, chosen, False))
+                return
+        else:
+            for said in table.yes_alone[card]:
+                if check(S, said) < 0:   # (allowed: play_legal keeps it, and asks the rest with it)
+                    self.play_legal(index, table.all_yes)
+                    return
+        if action not in quiet_checks and check(S, action) >= 0:
+            self._check_announcements(phase, action)   # raises, explained
+        # (the candidate's own card with nothing said: apply reads only the seat of the event)
+        self.apply({"seat": seat}, _judged=(phase, action, True))
+
+    def _said_with(self, phase, table, card, lists: dict):
+        """_announced for the wish of every yes/no announcement and `lists` (name -> names), read
+        without the wish dict: (the shared action of what is kept, {name: value kept}), () when
+        nothing is, None for a list whose names are not all text (play_legal then explains)."""
+        S = self.state
+        check = phase.check
+        unsaid = values = table.default_values
+        row = table.alone_actions[card]
+        announced = table.announced
+        chosen, kept = None, {}
+        for place, name, yes_no in table.annotation_slots:
+            if yes_no:
+                if values is unsaid:   # (nothing kept yet: the action made per table)
+                    action = row[place][True]
+                    if check(S, action) < 0:
+                        values = table.said_alone[place, True]
+                        kept[name] = True
+                        chosen = action
+                    continue
+                said = True
+            else:
+                names = lists.get(name)
+                if names is None:
+                    continue
+                if type(names) is not list or (names and set(map(type, names)) != _STR_ONLY):
+                    return None
+                said = tuple(names)
+            trial = (*values[:place], said, *values[place + 1:])
+            action = announced.get((card, trial))
+            if action is None:
+                action = table.by_card[card] if trial == unsaid else announced_action(phase, table, card, trial)
+            if check(S, action) < 0:
+                values, chosen = trial, action
+                kept[name] = True if yes_no else [*names]   # (the event keeps its own list)
+        return (chosen, kept) if kept else ()
 
     def _announced(self, phase, table, seat, base, wished: dict) -> tuple:
         """(allowed_announcements' answer, the shared action of the card said with them) for the

@@ -51,6 +51,11 @@ class _CandidateTable:
                 tuple((base if self.said_alone[index, said] == self.default_values
                        else announced_action(phase, self, card, self.said_alone[index, said])) for said in (False, True))
                 if yes_no else None for index, _, yes_no in self.annotation_slots) for card, base in self.by_card.items()}
+            # (Hand.play_announcing: every yes/no announcement said true; per card, the shared
+            # action of each said alone, in the annotations' order)
+            self.all_yes = {name: True for _, name, yes_no in self.annotation_slots if yes_no}
+            self.yes_alone = {card: tuple(row[index][True] for index, _, yes_no in self.annotation_slots if yes_no)
+                              for card, row in self.alone_actions.items()}
             return
         for action_type, fields in phase.call_candidates():   # (the order the fused narrow assumes)
             action = Action(action_type, **with_every_field(phase, fields))

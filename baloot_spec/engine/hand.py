@@ -95,13 +95,15 @@ class Hand(Judging, Announcing):
             return self._tables.next_seat[S.trick[-1].seat]
         return None
 
-    def legal(self) -> list[dict]:
+    def legal(self, kept_only: bool = False) -> list[dict]:
         """The legal actions of the player to act, as events without the seat. A new list of
         read-only events (LegalEvent) made once per variant: `dict(event, seat=...)` to act.
 
         What the rules keep (`_kept`: the cards of a trick phase, else the candidate calls; []
         when the hand is over) is worked out here, once per position; the judgement of an event
-        reads it (calling this first if needed)."""
+        reads it (calling this first if needed). With kept_only that is returned instead, shared
+        and read only: in legal()'s order, without its list of events (the random player draws
+        an index among them; tools/BENCHMARKS.md, step 82)."""
         kept = self._kept
         if kept is None:
             seat = self._seat
@@ -129,6 +131,8 @@ class Hand(Judging, Announcing):
                 kept = phase.narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
                 kept = self._kept_cards(phase) if kept is None else list(map(_CARD_OF, kept))
             self._kept = kept
+        if kept_only:   # (a flag, not a method of its own: the replay's legal() stays one call)
+            return kept
         table = self._now[1]
         # (C-level, no Python frame per item; a display, not a call of list(), and a getter bound
         # once per table: 225 -> 172 ns for five cards)
@@ -220,8 +224,7 @@ class Hand(Judging, Announcing):
         what it says (tools/BENCHMARKS.md, step 79). IndexError for an index out of legal()'s range."""
         kept = self._kept
         if kept is None:
-            self.legal()
-            kept = self._kept
+            kept = self.legal(True)
         item = kept[index]
         seat = self._seat
         phase, table, quiet_checks, _ = self._now

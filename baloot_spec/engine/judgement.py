@@ -54,7 +54,7 @@ class Judging:
     def _legal_keys(self) -> list:
         """What the rules keep at this position, as _key() gives it (see legal())."""
         if self._kept is None:
-            self.legal()
+            self.legal(True)
         phase = self._now[0]
         return self._kept if phase.kind == "tricks" else [self._key(phase, a) for a in self._kept]
 
@@ -69,8 +69,7 @@ class Judging:
             return self._judge_slowly(event, force)
         kept = self._kept
         if kept is None:
-            self.legal()
-            kept = self._kept
+            kept = self.legal(True)
         phase, table, quiet_checks, _ = self._now
         # exact: a card with nothing said, whose event is type, seat and card, all three equal
         # to the candidate's, so it is the candidate's event for this seat. (Subscripts, not

@@ -8,9 +8,27 @@ from .hand import OVER, Hand, match_step
 
 
 def random_deck(rules, rng: random.Random) -> list[str]:
+    """The deck's cards in the order `rng.shuffle` puts them (the same seeded stream)."""
     deck = [card.text for card in rules.deck.cards]
-    rng.shuffle(deck)
+    shuffle(deck, rng.getrandbits)
     return deck
+
+
+def shuffle(items: list, getrandbits) -> None:
+    """`random.Random.shuffle` written out with pick() inlined: the same swaps from the same
+    draws (a test holds it to shuffle), without two Python calls a card (tools/BENCHMARKS.md,
+    step 82); each place's range and bits read from a table made once per length."""
+    steps = _SHUFFLES.get(len(items))
+    if steps is None:
+        steps = _SHUFFLES[len(items)] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+    for i, n, k in steps:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+_SHUFFLES: dict = {}   # a length -> shuffle's (place, its range, the bits drawn for it), in shuffle's order
 
 
 def random_action(hand: Hand, rng: random.Random) -> dict:
@@ -47,14 +65,39 @@ def _wished(hand: Hand, annotations: dict, seat: str) -> dict:
     if known is None or known[0] is not annotations:
         known = _wishes(annotations)
     _, wished, lists = known
+    if lists:
+        declared = _declared(hand.state, lists, seat)
+        if declared:
+            wished = {**wished, **declared}
+    return wished
+
+
+def _declared(state, lists: tuple, seat: str) -> dict:
+    """For each list announcement of `lists`, the names of the projects the seat holds, where it
+    holds any (a list announcement is what the seat declares of its projects)."""
+    declared = {}
     for name in lists:
         try:
-            found = hand.state.projects[seat]
+            found = state.projects[seat]
         except (AttributeError, KeyError, TypeError):   # (no projects, or none for this seat)
             continue
         if found:
-            wished = {**wished, name: [p["name"] for p in found]}
-    return wished
+            declared[name] = [p["name"] for p in found]
+    return declared
+
+
+class _Declared(dict):
+    """seat -> what it would declare (_declared), each seat's worked out when first asked."""
+
+    __slots__ = ("_state", "_lists")
+
+    def __init__(self, state, lists: tuple):
+        super().__init__()
+        self._state, self._lists = state, lists
+
+    def __missing__(self, seat):
+        value = self[seat] = _declared(self._state, self._lists, seat)
+        return value
 
 
 def _wishes(annotations: dict) -> tuple:
@@ -76,23 +119,38 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
     """Play one hand to its end with random legal actions; returns the finished Hand.
 
     Each step is random_action's choice, applied by `Hand.play_legal` (the action is one of the
-    legal ones: nothing to judge but what is said; tools/BENCHMARKS.md, step 79)."""
+    legal ones: nothing to judge but what is said; tools/BENCHMARKS.md, step 79), a card by
+    `Hand.play_announcing` (the same, for the random player's wish; step 82)."""
     hand = Hand(rules, dealer, deal or {"deck": random_deck(rules, rng)}, match_scores)
     getrandbits = rng.getrandbits
-    state, phases = hand.state, rules.phases
+    S, phases = hand.state, rules.phases
+    legal, play_legal, play_announcing = hand.legal, hand.play_legal, hand.play_announcing
+    # what each seat would declare (_Declared), while the phase's annotations and the state's
+    # projects are these: worked out once per seat, not once per card
+    annotations = projects = declared = None
+    lists = ()
     for _ in range(max_events):
-        phase = state.phase
+        phase = S.phase
         if phase == OVER:
             return hand
-        n = len(hand.legal())
+        n = len(legal(True))   # (what the rules keep: legal()'s length without its events)
         if not n:
             raise RuntimeError(f"no legal action in the {phase} phase")
         k = n.bit_length()   # (pick(), inlined: two Python calls a step fewer)
         index = getrandbits(k)
         while index >= n:
             index = getrandbits(k)
-        annotations = phases[phase].annotations
-        hand.play_legal(index, _wished(hand, annotations, hand.turn()) if annotations else None)
+        said = phases[phase].annotations
+        if not said:
+            play_legal(index)
+            continue
+        if said is not annotations:
+            annotations, lists, projects, declared = said, _wishes(said)[2], None, None
+        if lists:
+            found = getattr(S, "projects", None)
+            if found is not projects or declared is None:
+                projects, declared = found, _Declared(S, lists)
+        play_announcing(index, declared)
     raise RuntimeError(f"the hand did not end within {max_events} events (phase {hand.phase})")
 
 

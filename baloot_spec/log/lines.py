@@ -16,7 +16,27 @@ from ..engine.state import LegalEvent
 from ..expr.builtins import Rec
 from .writer import CLAIMED_FROM_FACTS, CLAIMED_FROM_SCORE, FORMAT
 
-_encode = json.JSONEncoder(separators=(",", ":")).encode   # (json.dumps with separators makes one per call)
+def _encoder():
+    """`json.JSONEncoder(separators=(",", ":")).encode`, or where json has its C encoder, that
+    encoder made once: `encode` makes a new one per call (about 1.5 µs, five or six calls a
+    hand; tools/BENCHMARKS.md, step 83). The same text: only the check for circular containers
+    is left out, which a document the engine made cannot have."""
+    python = json.JSONEncoder(separators=(",", ":"))
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return python.encode
+    strings = json.encoder.encode_basestring_ascii
+    chunks = make(None, python.default, strings, None, ":", ",", False, False, True)
+    join = "".join
+
+    def encode(value) -> str:
+        if type(value) is str:
+            return strings(value)
+        return join(chunks(value, 0))
+    return encode
+
+
+_encode = _encoder()
 
 
 class LineWriter:
@@ -33,14 +53,19 @@ class LineWriter:
         # id(a shared event) -> its text; the events are kept (`_held`), so an id found here is
         # that event's (no other object can have it while the event lives)
         self._texts, self._held = {}, []
+        # a card's text -> its JSON (a simulated deal is a deck of them)
+        self._cards = {card.text: _encode(card.text) for card in rules.deck.cards}
 
     def hand_text(self, hand) -> str:
         """The text of `hand_record(hand)`."""
         S = hand.state
-        known = self._texts.get
-        events = [known(id(event)) or self._event_text(event) for event in hand.events]
+        events = hand.events
+        texts = [*map(self._texts.get, map(id, events))]   # (C-level: no Python frame an event)
+        while None in texts:   # (an event met for the first time, or not a shared one: a few a hand)
+            index = texts.index(None)
+            texts[index] = self._event_text(events[index])
         text = ('{"dealer":' + _encode(S.dealer) + ',"match_scores":' + _encode(S.match_scores)
-                + ',"deal":' + _encode(hand.deal_spec) + ',"events":[' + ",".join(events) + "]")
+                + ',"deal":' + self._deal_text(hand.deal_spec) + ',"events":[' + ",".join(texts) + "]")
         if hand.is_over():
             text += ',"claimed":' + _encode(_claimed(hand))
         return text + "}"
@@ -55,6 +80,20 @@ class LineWriter:
             text += ',"claimed":' + _encode(claimed_match)
         return text + "}"
 
+    def _deal_text(self, deal) -> str:
+        """The text of a deal; a deck of the variant's cards (what simulate deals) from their
+        texts, made once per writer (encoding 32 strings was about a hundredth of a hand)."""
+        if type(deal) is dict and len(deal) == 1:
+            deck = deal.get("deck")
+            if type(deck) is list:
+                try:
+                    texts = [*map(self._cards.get, deck)]
+                except TypeError:   # (an unhashable item: encoded as it stands)
+                    texts = [None]
+                if None not in texts:
+                    return '{"deck":[' + ",".join(texts) + "]}"
+        return _encode(deal)
+
     def _event_text(self, event) -> str:
         text = _encode(event)
         if type(event) is LegalEvent:   # (shared and read-only: its text is made once)
@@ -68,8 +107,8 @@ def _claimed(hand) -> dict:
     record as a dict and a tuple as a list, which is what text.plain would have made of them. (A
 record, a dict subclass, is encoded through its Python `items`: the top-level ones are made
 plain dicts first, a C copy; `dict()` of a LazyMap fills it in as its `items` would.)"""
-    result = hand.result()
-    if result["thrown_in"]:
+    result = hand.score   # (what result() adds its scoring steps from; its next dealer, a rule run, is not claimed)
+    if result is None:
         return {"thrown_in": True}
     claimed = {"thrown_in": False}
     facts = hand.facts
