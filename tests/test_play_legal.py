@@ -164,7 +164,7 @@ def test_said_with_is_announced_for_the_random_players_wish():
             hand = Hand(rules, "N", {"deck": random_deck(rules, rng)}, {"NS": 0, "EW": 0})
             while not hand.is_over():
                 seat = hand.turn()
-                phase, table, _, _ = hand._now
+                phase, table, _, _, _ = hand._now
                 if table is not None and table.play_type:
                     own = _declared(hand.state, ("declare",), seat)
                     for lists in (own, {"declare": ["sira"]}) if own else ({"declare": ["sira"]},):

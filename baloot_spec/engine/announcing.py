@@ -33,7 +33,7 @@ class Announcing:
         A card said with announcements is the shared action `card_action` makes once per variant
         (as the judgement finds it), asked of the phase's compiled check: building the action
         anew for each question was half of a simulated hand (tools/BENCHMARKS.md, step 73)."""
-        phase, table, _, _ = self._now
+        phase, table, _, _, _ = self._now
         seat = self.turn()
         if phase is None or seat is None or event.get("seat") != seat:
             return False
@@ -63,7 +63,7 @@ class Announcing:
         seat = self._seat
         if seat is UNKNOWN:
             seat = self.turn()
-        phase, table, _, _ = self._now
+        phase, table, _, _, _ = self._now
         if seat is None or table is None or not table.play_type:
             return {}
         try:
@@ -81,7 +81,8 @@ class Announcing:
         not said). Returns nothing.
 
         While nothing is kept, each yes/no announcement is asked of the phase's check as the
-        card's shared action with it said alone (made per table), and a card said with nothing
+        card's shared action with it said alone (made per table; not asked where the phase's
+        refusal guard says a check refuses it whatever the position), and a card said with nothing
         is applied without an event built: the log keeps the candidate's shared event. With a
         list to say, the wish is read in the annotations' order without a wish dict
         (_said_with); a yes/no one allowed with no list goes the way of play_legal
@@ -89,7 +90,7 @@ class Announcing:
         kept = self._kept
         if kept is None:
             kept = self.legal(True)
-        phase, table, quiet_checks, _ = self._now
+        phase, table, quiet_checks, _, refused_alone = self._now
         if table is None or not table.play_type:
             self.play_legal(index)
             return
@@ -113,7 +114,8 @@ class Announcing:
                 return
         else:
             for said in table.yes_alone[card]:
-                if check(S, said) < 0:   # (allowed: play_legal keeps it, and asks the rest with it)
+                # (one a check refuses whatever the position is not asked: passes/guards.py)
+                if said not in refused_alone and check(S, said) < 0:   # (allowed: play_legal keeps it, and asks the rest with it)
                     self.play_legal(index, table.all_yes)
                     return
         if action not in quiet_checks and check(S, action) >= 0:

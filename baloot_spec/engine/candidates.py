@@ -86,13 +86,17 @@ class _Tables:
 
     def now(self, phase, name: str) -> tuple:
         """(phase, its candidate table, the candidates its guards clear: no check applies, no
-        action effect applies). Worked out once per compiled phase (specialised ones included)."""
+        action effect applies, and the cards said with one yes/no announcement alone that a
+        check refuses whatever the position). Worked out once per compiled phase (specialised
+        ones included)."""
         known = self._by_phase.get(id(phase))
         if known is None or known[0] is not phase:
             table = self.by_name[name]
             candidates = list(table.by_card.values()) + list(table.calls)
+            said_alone = [said for row in (getattr(table, "yes_alone", None) or {}).values() for said in row]
             known = self._by_phase[id(phase)] = (phase, table, _cleared(phase.check_guard, candidates),
-                                                 _cleared(phase.action_guard, candidates))
+                                                 _cleared(phase.action_guard, candidates),
+                                                 _refused(phase.refusal_guard, said_alone))
         return known
 
     def __getitem__(self, name: str) -> "_CandidateTable":
@@ -112,6 +116,21 @@ def _cleared(guard, candidates) -> frozenset:
             pass
     return frozenset(cleared)
 
+
+
+def _refused(guard, actions) -> frozenset:
+    """The actions for which `guard` (a phase's refusal guard) is true: refused by a check
+    whatever the position (none without a guard, or where it fails)."""
+    if guard is None:
+        return NOTHING
+    refused = set()
+    for action in actions:
+        try:
+            if guard(action):
+                refused.add(action)
+        except Exception:   # the check will be asked, and answer
+            pass
+    return frozenset(refused)
 
 
 def with_every_field(phase, fields: dict) -> dict:

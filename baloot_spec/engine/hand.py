@@ -60,7 +60,7 @@ class Hand(Judging, Announcing):
         self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
-        self._now = (None, None, NOTHING, NOTHING)
+        self._now = (None, None, NOTHING, NOTHING, NOTHING)
         self._n_seats = len(rules.table.seats)
         self._enter(rules.first_phase)
 
@@ -113,7 +113,7 @@ class Hand(Judging, Announcing):
                 self._kept = []
                 return []
             S = self.state
-            phase, table, _, _ = self._now
+            phase, table, _, _, _ = self._now
             if S.actor != seat:
                 S.actor = seat
                 S._memo = {}
@@ -227,7 +227,7 @@ class Hand(Judging, Announcing):
             kept = self.legal(True)
         item = kept[index]
         seat = self._seat
-        phase, table, quiet_checks, _ = self._now
+        phase, table, quiet_checks, _, _ = self._now
         if table.play_type:
             action = table.by_card[item]
             event = {**action._event, "seat": seat}
@@ -299,7 +299,7 @@ class Hand(Judging, Announcing):
         S._memo = {}
         if name == OVER:
             S.phase = OVER
-            self._now = (None, None, NOTHING, NOTHING)
+            self._now = (None, None, NOTHING, NOTHING, NOTHING)
             return
         phase = self._phases.get(name)
         if phase is None:

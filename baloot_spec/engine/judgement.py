@@ -70,7 +70,7 @@ class Judging:
         kept = self._kept
         if kept is None:
             kept = self.legal(True)
-        phase, table, quiet_checks, _ = self._now
+        phase, table, quiet_checks, _, _ = self._now
         # exact: a card with nothing said, whose event is type, seat and card, all three equal
         # to the candidate's, so it is the candidate's event for this seat. (Subscripts, not
         # dict.get: a missing field or an unknown card is rare, and the slow path explains it;

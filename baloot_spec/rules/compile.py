@@ -36,7 +36,8 @@ from ..suggest import did_you_mean
 from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase, code_of,
                        instantiate, store_phase_code, store_plan, table_and_deck)
-from .fuse import fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, phase_fn, record_of
+from .fuse import (fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, phase_fn, record_of,
+                   refusal_fn)
 from .loader import Variant
 from .module import ModuleBuilder
 from .passes.card_tables import CardTables
@@ -295,6 +296,7 @@ class _VariantCompiler:
             phase.effects = {on: fused_effects(builder, parts.get(on, [])) for on in ("action", "enter", "exit")}
             phase.check_guard = guard_fn(builder, parts.get("check", []))
             phase.action_guard = guard_fn(builder, parts.get("action", []))
+            phase.refusal_guard = refusal_fn(builder, parts.get("check", []))
         for phase in self.compiled_phases.values():
             if phase.narrow is None:
                 phase.narrow_over_cards = phase.kind == "tricks"
@@ -353,7 +355,8 @@ class _VariantCompiler:
                      "check": fused_check(out, parts["check"]),
                      "action": fused_effects(out, parts["action"]), "exit": fused_effects(out, parts["exit"]),
                      "next": phase_fn(out, "next", item, self.expr(item["next"], scope, item["id"])),
-                     "check_guard": guard_fn(out, parts["check"]), "action_guard": guard_fn(out, parts["action"])}
+                     "check_guard": guard_fn(out, parts["check"]), "action_guard": guard_fn(out, parts["action"]),
+                     "refusal_guard": refusal_fn(out, parts["check"])}
             if generic.kind == "tricks":
                 names["winner"] = phase_fn(out, "winner", item, self.expr(item["winner"], scope, item["id"]))
             if generic.kind == "calls":

@@ -31,7 +31,7 @@ PLAN_KEYS = ("deal", "state_init", "phases", "first_phase", "facts", "scoring", 
              "facts_of", "score_of", "held_by_effects")
 # The attributes of phases, rules and effects that name a generated function in a plan.
 _BOUND = ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
-          "narrow", "check", "check_guard", "action_guard")
+          "narrow", "check", "check_guard", "action_guard", "refusal_guard")
 
 
 @dataclass
@@ -90,6 +90,9 @@ class CompiledPhase:
     # `check` and `effects["action"]` for the candidates whose guard is false.
     check_guard: object = None
     action_guard: object = None
+    # refuses(A) -> True when some check refuses action A whatever the position (passes/guards.py
+    # refusal_guard); None when no check can be judged by the action alone.
+    refusal_guard: object = None
     facts_all: object = None     # score, specialised: the facts for its fixed state (else CompiledRules.facts_all)
 
     def call_candidates(self) -> list:
@@ -292,6 +295,7 @@ def bind_phase(generic: CompiledPhase, names: dict, code, namespace: dict) -> Co
     fns = {k: (space[v] if v else None) for k, v in names.items()}
     return replace(generic, narrow=fns["narrow"], check=fns["check"], next=fns["next"],
                    check_guard=fns["check_guard"], action_guard=fns["action_guard"],
+                   refusal_guard=fns.get("refusal_guard"),
                    effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
                    **{k: fns[k] for k in ("winner", "turn", "end", "facts_all") if k in fns})
 

@@ -11,7 +11,7 @@ import ast
 from .module import ModuleBuilder
 from .passes.candidates import per_candidate
 from .passes.cards import on_cards
-from .passes.guards import any_guard
+from .passes.guards import any_guard, refusal_guard
 from .passes.hoist import hoisted
 from .pyast import (append, assign, attr, both, call, const, either, function, if_, is_const, lazy_locals, name, not_,
                     store)
@@ -60,6 +60,12 @@ def guard_fn(builder: ModuleBuilder, items: list) -> str | None:
     """The name of a generated guard(A) for these checks or effects (see CompiledPhase), or None."""
     guard = any_guard([item[1] for item in items]) if items else ast.Constant(False)
     return builder.add("A", guard, prefix="guard") if guard is not None else None
+
+
+def refusal_fn(builder: ModuleBuilder, checks: list) -> str | None:
+    """The name of a generated refuses(A) for these checks (passes/guards.py refusal_guard), or None."""
+    guard = refusal_guard(checks)
+    return builder.add("A", guard, prefix="refuses") if guard is not None else None
 
 
 def phase_fn(builder: ModuleBuilder, what: str, phase: dict, value: ast.expr) -> str:

@@ -14,7 +14,7 @@ from ..errors import BalootError
 from ..suggest import did_you_mean
 
 _PHASE_FUNCTIONS = ("next", "turn", "end", "leader", "winner", "taker", "narrow", "check", "check_guard",
-                    "action_guard", "facts_all")
+                    "action_guard", "refusal_guard", "facts_all")
 _ITEM_FUNCTIONS = ("when", "test", "keep", "explain", "values")
 
 
