@@ -54,7 +54,7 @@ from collections import OrderedDict
 
 from ..errors import BalootError
 from ..rules import load_variant
-from ..rules.open_variants import OpenVariants
+from ..rules.open_variants import OpenVariantCache
 from ..rules.constraints import check_constraints
 from ..rules.loader import load_constraints, load_params, load_presets, resolve_variant
 from .corpus import Case, corpus_digest, load_corpus
@@ -107,7 +107,7 @@ class Reference:
         self.memo: dict = {}
         self.compiled: OrderedDict = OrderedDict()
         self.keep = keep
-        self.open: OpenVariants | None = None
+        self.open = OpenVariantCache()   # (compiled once, knobs read at run time: rules/open_variants.py)
         self.variants = 0
         self._refused: dict = {}
 
@@ -131,8 +131,6 @@ class Reference:
         key = self.key(knobs)
         rules = self.compiled.pop(key, None)
         if rules is None:
-            if self.open is None:   # (compiled once, knobs read at run time: rules/open_variants.py)
-                self.open = OpenVariants(resolve_variant("default"))
             rules = self.open.rules(resolve_variant("default", self.sets(knobs)))
             self.variants += 1
         self.compiled[key] = rules

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from ..errors import BalootError
 from ..rules import load_variant, resolve_variant
-from ..rules.open_variants import OpenVariants
+from ..rules.open_variants import OpenVariantCache
 from .corpus import Case
 from .runner import FAIL, PASS, run_case
 
@@ -63,7 +63,7 @@ def try_resolved(variant: dict):
 
 
 _RULES: dict = {}
-_OPEN: dict | None = None   # (rules files, overlays) -> OpenVariants, within knobs_at_run_time()
+_OPEN: OpenVariantCache | None = None   # within knobs_at_run_time()
 
 
 @contextmanager
@@ -73,7 +73,7 @@ def knobs_at_run_time():
     instead of half a second), for a tool that visits thousands of variants
     (tools/case_dependencies.py)."""
     global _OPEN
-    saved, _OPEN = _OPEN, {}
+    saved, _OPEN = _OPEN, OpenVariantCache()
     _RULES.clear()
     try:
         yield
@@ -90,11 +90,7 @@ def _rules(key: tuple):
         if _OPEN is None:
             rules = load_variant(preset, sets, list(overlays))
         else:
-            variant = resolve_variant(preset, sets, list(overlays))
-            group = (tuple(variant.ruleset.files), tuple(variant.overlays))
-            if group not in _OPEN:
-                _OPEN[group] = OpenVariants(variant)
-            rules = _OPEN[group].rules(variant)
+            rules = _OPEN.rules(resolve_variant(preset, sets, list(overlays)))
         _RULES[key] = rules
     return rules
 

@@ -97,7 +97,7 @@ class Announcing:
         card = kept[index]
         seat = self._seat
         S = self.state
-        if S.actor != seat:
+        if S.actor != seat:   # (Hand._set_actor, written out: this runs at every card of a simulated hand)
             S.actor = seat
             S._memo = {}
         check = phase.check
@@ -114,7 +114,6 @@ class Announcing:
                 return
         else:
             for said in table.yes_alone[card]:
-                # (one a check refuses whatever the position is not asked: passes/guards.py)
                 if said not in refused_alone and check(S, said) < 0:   # (allowed: play_legal keeps it, and asks the rest with it)
                     self.play_legal(index, table.all_yes)
                     return
@@ -129,6 +128,7 @@ class Announcing:
         nothing is, None for a list whose names are not all text (play_legal then explains)."""
         S = self.state
         check = phase.check
+        refused_alone = self._now[4]
         unsaid = values = table.default_values
         row = table.alone_actions[card]
         announced = table.announced
@@ -137,7 +137,7 @@ class Announcing:
             if yes_no:
                 if values is unsaid:   # (nothing kept yet: the action made per table)
                     action = row[place][True]
-                    if check(S, action) < 0:
+                    if action not in refused_alone and check(S, action) < 0:
                         values = table.said_alone[place, True]
                         kept[name] = True
                         chosen = action
@@ -166,10 +166,9 @@ class Announcing:
         without judging it again)."""
         S = self.state
         card = base.card
-        if S.actor != seat:
-            S.actor = seat
-            S._memo = {}
+        self._set_actor(seat)
         check = phase.check
+        refused_alone = self._now[4]
         announced = table.announced
         unsaid = values = table.default_values
         alone = table.said_alone
@@ -185,7 +184,7 @@ class Announcing:
                     return {}, None
                 if values is unsaid:   # (nearly always: nothing kept yet; the action made per table)
                     action = row[index][value]
-                    if check(S, action) < 0:
+                    if action not in refused_alone and check(S, action) < 0:
                         values = alone[index, value]
                         kept[name] = value
                         chosen = action

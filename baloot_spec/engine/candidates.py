@@ -22,6 +22,7 @@ class _CandidateTable:
         self.announced = {}   # (card, announcement values) -> its shared action (card_action)
         self.event_get = self.event_of.__getitem__
         self.play_type = phase.action if phase.kind == "tricks" else None
+        self.yes_alone = {}   # (a play: card -> its shared actions said with one yes/no announcement alone)
         # per call type: its parameters' names, and what each is when the event leaves it out
         self.call_fields = {action_type: (tuple(params), tuple(d[0] if isinstance(d[0], bool) else None for d in params.values()))
                             for action_type, params in phase.actions.items()}
@@ -93,7 +94,7 @@ class _Tables:
         if known is None or known[0] is not phase:
             table = self.by_name[name]
             candidates = list(table.by_card.values()) + list(table.calls)
-            said_alone = [said for row in (getattr(table, "yes_alone", None) or {}).values() for said in row]
+            said_alone = [said for row in table.yes_alone.values() for said in row]
             known = self._by_phase[id(phase)] = (phase, table, _cleared(phase.check_guard, candidates),
                                                  _cleared(phase.action_guard, candidates),
                                                  _refused(phase.refusal_guard, said_alone))

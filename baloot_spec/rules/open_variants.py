@@ -9,7 +9,8 @@ its fixed state (the contract) is generated once and bound into each namespace. 
 are the same as load_variant's (a test compares both on the corpus); the code is slower to
 run, since nothing is folded, and far cheaper to make (a few milliseconds a variant).
 
-Only knobs may differ: every variant given must have the template's rules files and overlays.
+Only knobs may differ: every variant given to one OpenVariants must have the template's rules
+files and overlays; OpenVariantCache keeps one per set of them.
 """
 
 from __future__ import annotations
@@ -49,3 +50,17 @@ class OpenVariants:
 
         rules.specializer = specialize
         return rules
+
+
+class OpenVariantCache:
+    """CompiledRules for any variant: one OpenVariants per set of rules files and overlays,
+    compiled when first needed (the fingerprint's reference, conformance/retarget.py)."""
+
+    def __init__(self):
+        self.compiled: dict = {}
+
+    def rules(self, variant: Variant) -> CompiledRules:
+        group = (tuple(variant.ruleset.files), tuple(variant.overlays))
+        if group not in self.compiled:
+            self.compiled[group] = OpenVariants(variant)
+        return self.compiled[group].rules(variant)
