@@ -123,7 +123,7 @@ def _run_document(engine: ProtocolEngine, claims: Claims, item) -> GameOutcome:
             outcome.hands += 1
             result = reference.result()
             if not result["thrown_in"]:
-                played.append({"written": plain(result["written"]), "gahwa": result["winner"] if result["gahwa"] else None})
+                played.append({"written": plain(result["written"]), **({"gahwa": result["winner"]} if result["gahwa"] else {})})
                 values = match_step(rules, scores, result)
                 scores = dict(values["new_scores"])
                 if values["ended"]:
@@ -285,8 +285,7 @@ def _compare_match(engine, claims: Claims, rules, variant: dict, start: dict, pl
     if not keys:
         outcome.not_compared.append("the match (no key of it produced)")
         return
-    hands = [{"written": h["written"], **({"gahwa": h["gahwa"]} if h["gahwa"] else {})} for h in played]
-    answer = engine.ask("match", variant=variant, start=dict(start), hands=hands)["match"]
+    answer = engine.ask("match", variant=variant, start=dict(start), hands=played)["match"]
     match_ids = {name: step_id for name, step_id, _ in rules.match}
     for key in keys:
         got = answer.get(key) if isinstance(answer, dict) else None
