@@ -100,6 +100,23 @@ def test_an_engine_without_the_match_command_has_the_match_not_compared():
     assert outcome.status == AGREES and "the match (command match not claimed)" in outcome.not_compared
 
 
+def test_an_engine_that_skips_the_match_keeps_its_hands_compared(tmp_path):
+    fake = tmp_path / "no_match.py"
+    fake.write_text(
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from baloot_spec.conformance.serve import BuiltinEngine\n"
+        "e = BuiltinEngine()\n"
+        "for line in sys.stdin:\n"
+        "    q = json.loads(line)\n"
+        "    r = {'seq': q['seq'], 'skipped': 'no match here'} if q['cmd'] == 'match' else e.handle(q)\n"
+        "    print(json.dumps(r), flush=True)\n"
+        "    if e.stopped: break\n", encoding="utf-8")
+    (outcome,) = run_games([str(GAMES / "match-long.json")], [sys.executable, str(fake)], timeout=60)[0]
+    assert outcome.status == AGREES and outcome.hands == 11
+    assert any(n.startswith("the match (skipped by the engine") for n in outcome.not_compared)
+
+
 def test_games_outside_the_engines_claims_are_unsupported(tmp_path):
     fake = tmp_path / "narrow.py"
     fake.write_text(

@@ -285,7 +285,11 @@ def _compare_match(engine, claims: Claims, rules, variant: dict, start: dict, pl
     if not keys:
         outcome.not_compared.append("the match (no key of it produced)")
         return
-    answer = engine.ask("match", variant=variant, start=dict(start), hands=played)["match"]
+    try:
+        answer = engine.ask("match", variant=variant, start=dict(start), hands=played)["match"]
+    except Skipped as exc:   # (the hands were compared: only the match is left out)
+        outcome.not_compared.append(f"the match (skipped by the engine: {exc})")
+        return
     match_ids = {name: step_id for name, step_id, _ in rules.match}
     for key in keys:
         got = answer.get(key) if isinstance(answer, dict) else None
