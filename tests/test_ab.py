@@ -92,10 +92,45 @@ def test_instructions_are_counted_exactly_so_an_a_a_run_agrees(capsys):
         out["this_instructions_per_hand"] / out["oracle_instructions_per_hand"], rel=0.01)
 
 
+def test_cycles_are_the_instructions_plus_the_priced_misses(capsys, monkeypatch):
+    # (the arithmetic and the report, on made-up counts: callgrind's own run is the next test's)
+    counted = {"base": 1000.0, "this": 900.0, "oracle": 800.0}
+    made_up = lambda tree, hands_file, hands, preset, engine, simulate: {
+        "Ir": counted["oracle" if engine == "oracle" else "this" if tree == ab.ROOT else "base"],
+        "I1mr": 3.0, "D1mr": 2.0, "D1mw": 1.0, "ILmr": 0.5, "DLmr": 0.0, "DLmw": 0.0, "Bcm": 4.0, "Bim": 6.0}
+    monkeypatch.setattr(ab, "events", made_up)
+    monkeypatch.setattr(ab, "record", lambda *args: True)
+    monkeypatch.setattr(ab.shutil, "which", lambda name: "/usr/bin/valgrind")
+    assert ab.main(["HEAD", "--cycles", "--hands", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for arm, instructions in counted.items():   # 6 first-level misses, 0.5 last-level, 10 mispredicted
+        assert out["events_per_hand"][arm] == {"instructions": instructions, "L1_misses": 6.0, "LL_misses": 0.5,
+                                               "mispredicted": 10.0, "cycles": instructions + 60 + 100 + 200}
+        assert out[f"{arm}_cycles_per_hand"] == instructions + 360
+    assert out["this_oracle_ratio"] == round(1260 / 1160, 3) and out["this_base_ratio"] == round(1260 / 1360, 4)
+
+
+@pytest.mark.skipif(__import__("shutil").which("valgrind") is None, reason="--cycles runs valgrind")
+def test_callgrinds_cache_and_branch_events_are_read(tmp_path):
+    hands = tmp_path / "hands.json"
+    assert ab.record(hands, 1, 5, "default")
+    figures = ab.cycles(ab.ROOT, hands, 1, "default", "oracle")
+    assert figures["instructions"] > 10_000 and figures["L1_misses"] > 0 and figures["mispredicted"] > 0
+    assert figures["cycles"] > figures["instructions"] + 10 * figures["L1_misses"]
+
+
+def test_instructions_and_cycles_are_one_or_the_other(capsys):
+    with pytest.raises(SystemExit) as exc:
+        ab.main(["HEAD", "--instructions", "--cycles"])
+    assert exc.value.code == 2 and "one or the other" in capsys.readouterr().err
+
+
 def test_instructions_without_valgrind_is_a_clear_error(monkeypatch, capsys):
     monkeypatch.setattr(ab.shutil, "which", lambda name: None)
     assert ab.main(["HEAD", "--instructions", "--hands", "2"]) == 2
     assert "needs valgrind" in capsys.readouterr().err
+    assert ab.main(["HEAD", "--cycles", "--hands", "2"]) == 2
+    assert "--cycles needs valgrind" in capsys.readouterr().err
 
 
 @needs_git

@@ -2,7 +2,7 @@
 """A/B: the DSL engine of this work tree against another revision, with the oracle, in one run.
 
     python tools/ab.py [REV] [--hands N] [--rounds R] [--repeat K] [--preset P] [--json]
-                       [--instructions] [--workload replay|simulate]
+                       [--instructions | --cycles] [--workload replay|simulate]
 
 A speed step is judged by a paired comparison, not by two runs of tools/bench.py on a shared
 machine whose speed drifts by 30% within a day. The hands are recorded once, by this tree, to a
@@ -19,6 +19,15 @@ does. An arm runs twice, with one and with three replays; the difference, over t
 the instructions a hand once the interpreter has warmed up. Instructions are not time (a dict
 probe that misses the cache costs more than its count says), but on this shared machine, where
 an A/A timing can differ by 3%, they tell a 1% step from noise.
+
+With --cycles, callgrind also simulates the caches and the branch predictor, and each arm gives an
+estimate of the cycles a hand: instructions + 10 x first-level cache misses + 200 x last-level
+misses + 20 x mispredicted branches (the costs cachegrind's manual gives as typical: "an L1 miss
+will typically cost around 10 cycles, an LL miss can cost as much as 200 cycles, and a
+mispredicted branch costs in the region of 10 to 30 cycles"). Instructions tell what a change
+did; the estimate tells why a timed ratio is above the instructions' one (the DSL engine's code
+and data are spread over more objects than the oracle's: BENCHMARKS.md, "Why the timed ratio is
+above the instructions'"). The misses and mispredictions a hand are printed with it.
 
 With --workload simulate, each arm instead runs `baloot simulate --hands N` in process (random
 legal hands, the random player asking about every announcement, the JSON Lines written to a
@@ -137,20 +146,44 @@ def measure(tree: Path, hands_file, repeat: int, preset: str, engine: str) -> fl
 
 def instructions(tree: Path, hands_file, hands: int, preset: str, engine: str) -> float:
     """Machine instructions a warm replayed hand takes (callgrind, one replay against three)."""
+    return events(tree, hands_file, hands, preset, engine, simulate=False)["Ir"]
+
+
+# cachegrind's event names: the misses of the first-level caches, of the last level, and the
+# mispredicted conditional and indirect branches
+L1_MISSES, LL_MISSES, MISPREDICTED = ("I1mr", "D1mr", "D1mw"), ("ILmr", "DLmr", "DLmw"), ("Bcm", "Bim")
+CYCLES_OF = {"L1": 10, "LL": 200, "mispredicted": 20}   # (cachegrind's manual: see the module's docstring)
+
+
+def cycles(tree: Path, hands_file, hands: int, preset: str, engine: str) -> dict:
+    """A warm replayed hand's instructions, cache misses, mispredicted branches and estimated cycles."""
+    counted = events(tree, hands_file, hands, preset, engine, simulate=True)
+    out = {"instructions": counted["Ir"], "L1_misses": sum(counted[e] for e in L1_MISSES),
+           "LL_misses": sum(counted[e] for e in LL_MISSES), "mispredicted": sum(counted[e] for e in MISPREDICTED)}
+    out["cycles"] = (out["instructions"] + CYCLES_OF["L1"] * out["L1_misses"] + CYCLES_OF["LL"] * out["LL_misses"]
+                     + CYCLES_OF["mispredicted"] * out["mispredicted"])
+    return {name: round(value, 1) for name, value in out.items()}
+
+
+def events(tree: Path, hands_file, hands: int, preset: str, engine: str, simulate: bool) -> dict:
+    """callgrind's events a warm replayed hand (one replay against three): the instructions, and
+    with `simulate` the cache and branch events too."""
     counts = []
+    options = ["--cache-sim=yes", "--branch-sim=yes"] if simulate else []
     for repeat in (1, 3):
         with tempfile.NamedTemporaryFile(prefix="baloot-ab-", suffix=".callgrind") as out:
-            done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}",
+            done = subprocess.run(["valgrind", "--tool=callgrind", *options, f"--callgrind-out-file={out.name}",
                                    *_arm(tree, hands_file, repeat, preset, engine)], cwd=tree, capture_output=True, text=True,
                                   env={**os.environ, "PYTHONHASHSEED": "0"})   # (str hashes, so set orders, fixed)
             if done.returncode != 0:
                 raise SystemExit(f"ab: the {engine} replay in {tree} failed under valgrind:\n{done.stderr.strip()[-2000:]}")
-            totals = [line.split()[1] for line in Path(out.name).read_text().splitlines()
-                      if line.startswith(("summary:", "totals:"))]
-        if not totals:
-            raise SystemExit(f"ab: callgrind wrote no instruction total for the {engine} replay in {tree}")
-        counts.append(int(totals[0]))
-    return (counts[1] - counts[0]) / (2 * hands)
+            lines = Path(out.name).read_text().splitlines()
+        names = [line.split()[1:] for line in lines if line.startswith("events:")]
+        totals = [line.split()[1:] for line in lines if line.startswith(("summary:", "totals:"))]
+        if not names or not totals:
+            raise SystemExit(f"ab: callgrind wrote no event totals for the {engine} replay in {tree}")
+        counts.append(dict(zip(names[0], map(int, totals[0]))))
+    return {name: (counts[1].get(name, 0) - counts[0].get(name, 0)) / (2 * hands) for name in counts[1]}
 
 
 def main(argv=None) -> int:
@@ -166,14 +199,19 @@ def main(argv=None) -> int:
     parser.add_argument("--instructions", action="store_true",
                         help="count machine instructions under valgrind's callgrind instead of timing "
                              "(exact and repeatable; --rounds and --repeat do not apply; try --hands 300)")
+    parser.add_argument("--cycles", action="store_true",
+                        help="as --instructions, with callgrind's cache and branch simulation: cache misses, "
+                             "mispredicted branches and an estimate of the cycles a hand (slower; try --hands 200)")
     parser.add_argument("--workload", choices=("replay", "simulate"), default="replay",
                         help="replay recorded hands with the oracle as a third arm (default), or run the simulate "
                              "loop (random play with announcements, JSON Lines written; no oracle arm)")
     args = parser.parse_args(argv)
     if min(args.hands, args.rounds, args.repeat) < 1:
         parser.error("--hands, --rounds and --repeat take a whole number of at least 1")
-    if args.instructions and shutil.which("valgrind") is None:
-        print("ab: --instructions needs valgrind (apt-get install valgrind)", file=sys.stderr)
+    if args.instructions and args.cycles:
+        parser.error("--instructions and --cycles are one or the other (--cycles counts the instructions too)")
+    if (args.instructions or args.cycles) and shutil.which("valgrind") is None:
+        print(f"ab: {'--cycles' if args.cycles else '--instructions'} needs valgrind (apt-get install valgrind)", file=sys.stderr)
         return 2
 
     scratch = Path(tempfile.mkdtemp(prefix="baloot-ab-"))
@@ -196,6 +234,10 @@ def main(argv=None) -> int:
         if args.instructions:
             counted = {arm: instructions(trees[arm][0], hands_file, args.hands, args.preset, trees[arm][1]) for arm in arms}
             return _report(args, counted, "instructions", {})
+        if args.cycles:
+            simulated = {arm: cycles(trees[arm][0], hands_file, args.hands, args.preset, trees[arm][1]) for arm in arms}
+            return _report(args, {arm: figures["cycles"] for arm, figures in simulated.items()}, "cycles",
+                           {"events_per_hand": simulated})
         best = {arm: float("inf") for arm in arms}
         for number in range(args.rounds):
             for arm in arms:
@@ -211,7 +253,7 @@ def main(argv=None) -> int:
 
 
 def _report(args, measured: dict, unit: str, settings: dict) -> int:
-    """Print each arm's figure a hand (`unit`: "us" or "instructions") and the ratios."""
+    """Print each arm's figure a hand (`unit`: "us", "instructions" or "cycles") and the ratios."""
     rounding = 1 if unit == "us" else None
     out = {"rev": args.rev, "workload": args.workload, "hands": args.hands, **settings, "preset": args.preset,
            **{f"{arm}_{unit}_per_hand": round(figure, rounding) for arm, figure in measured.items()},
@@ -222,11 +264,13 @@ def _report(args, measured: dict, unit: str, settings: dict) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    label = "us" if unit == "us" else "instructions"
+    label = {"us": "us", "instructions": "instructions", "cycles": "estimated cycles"}[unit]
     against = {arm: f" ({out[f'{arm}_oracle_ratio']}x the oracle)" if "oracle" in measured else "" for arm in ("base", "this")}
     print(f"{args.rev}: {out[f'base_{unit}_per_hand']} {label} a hand{against['base']}\n"
           f"this tree: {out[f'this_{unit}_per_hand']} {label} a hand{against['this']}\n"
           f"this / {args.rev}: {out['this_base_ratio']}")
+    for arm, figures in settings.get("events_per_hand", {}).items():   # (--cycles: what the estimate is made of)
+        print(f"  {arm}: " + ", ".join(f"{name.replace('_', ' ')} {value:,.0f}" for name, value in figures.items()))
     return 0
 
 
