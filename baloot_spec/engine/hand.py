@@ -17,15 +17,17 @@ from .announcing import Announcing
 from .candidates import NOTHING, UNKNOWN, logged_call, seat_event, tables_of
 from .deal import Deal, DealError
 from .judgement import NOT_IN_HAND, OUT_OF_TURN, WRONG_ACTION, Judging  # noqa: F401  (public here too)
+from .random_cards import RandomCards
 from .results import match_step, run_rule, score_facts  # noqa: F401  (public here too)
 from .state import Play, State, Trick
 
 OVER = "over"
 
 
-class Hand(Judging, Announcing):
-    """A hand being played under one compiled variant. The judgement of an event (engine/judgement.py)
-    and the announcement questions (engine/announcing.py) are its mixins."""
+class Hand(Judging, Announcing, RandomCards):
+    """A hand being played under one compiled variant. The judgement of an event (engine/judgement.py),
+    the announcement questions (engine/announcing.py) and the random player's cards
+    (engine/random_cards.py) are its mixins."""
 
     # (slots: the machinery reads these on every action; copy() copies them by name)
     __slots__ = ("rules", "deal", "deal_spec", "state", "events", "_seat", "_kept", "facts", "score",

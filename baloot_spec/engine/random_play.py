@@ -120,29 +120,32 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
 
     Each step is random_action's choice, applied by `Hand.play_legal` (the action is one of the
     legal ones: nothing to judge but what is said; tools/BENCHMARKS.md, step 79), a card by
-    `Hand.play_announcing` (the same, for the random player's wish; step 82)."""
+    `Hand.play_announcing` (the same, for the random player's wish; step 82); the cards of a
+    trick phase are played by `Hand.play_random_cards`, many in one call (step 89)."""
     hand = Hand(rules, dealer, deal or {"deck": random_deck(rules, rng)}, match_scores)
     getrandbits = rng.getrandbits
     S, phases = hand.state, rules.phases
-    legal, play_legal, play_announcing = hand.legal, hand.play_legal, hand.play_announcing
+    legal, play_legal, play_cards = hand.legal, hand.play_legal, hand.play_random_cards
     # what each seat would declare (_Declared), while the phase's annotations and the state's
     # projects are these: worked out once per seat, not once per card
     annotations = projects = declared = None
     lists = ()
-    for _ in range(max_events):
+    done = 0
+    while done < max_events:
         phase = S.phase
         if phase == OVER:
             return hand
-        n = len(legal(True))   # (what the rules keep: legal()'s length without its events)
-        if not n:
-            raise RuntimeError(f"no legal action in the {phase} phase")
-        k = n.bit_length()   # (pick(), inlined: two Python calls a step fewer)
-        index = getrandbits(k)
-        while index >= n:
-            index = getrandbits(k)
         said = phases[phase].annotations
         if not said:
+            n = len(legal(True))   # (what the rules keep: legal()'s length without its events)
+            if not n:
+                raise RuntimeError(f"no legal action in the {phase} phase")
+            k = n.bit_length()   # (pick(), inlined: two Python calls a step fewer)
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
             play_legal(index)
+            done += 1
             continue
         if said is not annotations:
             annotations, lists, projects, declared = said, _wishes(said)[2], None, None
@@ -150,7 +153,8 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
             found = getattr(S, "projects", None)
             if found is not projects or declared is None:
                 projects, declared = found, _Declared(S, lists)
-        play_announcing(index, declared)
+        # (the cards of a trick phase in one frame, until something may change the wish)
+        done += play_cards(getrandbits, declared, max_events - done)
     raise RuntimeError(f"the hand did not end within {max_events} events (phase {hand.phase})")
 
 

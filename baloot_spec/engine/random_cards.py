@@ -1,0 +1,121 @@
+"""The random player's cards, played in one Python frame: while a trick phase runs, each card is
+drawn among what the rules keep and, where nothing is said with it and no rule's action effect
+applies to it, put into the trick here, with the phase's tables read once for the whole phase.
+
+Why: the random player's step went through three calls a card (`legal`, `play_announcing`,
+`apply`), each unpacking the position again; a card that neither completes a trick nor is said
+with anything was about 350 bytecodes of that glue (tools/BENCHMARKS.md, step 89). Anything
+else (a card said with something, an action effect, a trick's last card, a phase whose tables
+do not allow it) goes the way it went before, by `play_announcing` or `apply`, so the events,
+the log and the seeded draws are the same.
+
+A mixin of Hand (engine/hand.py): its methods read the hand's position as Hand keeps it."""
+
+from __future__ import annotations
+
+from .announcing import _wish
+from .candidates import UNKNOWN
+from .state import Trick
+
+
+class RandomCards:
+    """Hand's random player's loop over a trick phase (see the module's docstring)."""
+
+    __slots__ = ()
+
+    def play_random_cards(self, getrandbits, declared=None, budget: int = 1) -> int:
+        """Play up to `budget` random legal actions while the current phase lasts, as the random
+        player of engine/random_play.py does: each an index drawn among `legal(True)` as
+        `random.Random.choice` draws it (`getrandbits` of the seeded stream), then
+        `play_announcing(index, declared)`. Returns how many were played (at least one); it
+        stops early where the phase, or what a seat would declare, may have changed."""
+        phase, table, quiet_checks, quiet_effects, refused_alone = now = self._now
+        tables = self._tables
+        if table is None or not table.play_type or not phase.narrow_over_cards or not tables.in_place:
+            n = len(self.legal(True))
+            if not n:
+                raise RuntimeError(f"no legal action in the {self.state.phase} phase")
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            if table is not None and table.play_type:
+                self.play_announcing(index, declared)
+            else:
+                self.play_legal(index)
+            return 1
+        S = self.state
+        narrow, check = phase.narrow, phase.check
+        by_card, yes_alone = table.by_card, table.yes_alone
+        next_seat, seats, winner_of = tables.next_seat, self._n_seats, phase.winner
+        log = self.events.append
+        done = 0
+        while done < budget:
+            done += 1
+            seat = self._seat
+            if seat is UNKNOWN:
+                seat = self.turn()
+            if S.actor != seat:
+                S.actor = seat
+                S._memo = {}
+            kept = self._kept
+            if kept is None:   # (legal(True) of a phase whose rules look at the cards alone)
+                kept = narrow(S, S.hands[seat])
+                if kept is None:
+                    kept = self._kept_cards(phase)
+                self._kept = kept
+            n = len(kept)
+            if not n:
+                raise RuntimeError(f"no legal action in the {S.phase} phase")
+            k = n.bit_length()   # (random_play.pick, inlined)
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            card = kept[index]
+            action = by_card[card]
+            lists = None if declared is None else declared[seat]
+            if lists:   # (projects to declare: play_announcing's way)
+                said = self._said_with(phase, table, card, lists)
+                if said is None:   # (a name that is not text: what play_legal makes of it)
+                    self.play_legal(index, _wish(table, lists))
+                    return done
+                if said:
+                    chosen, said = said
+                    self.apply({**action._event, "seat": seat, **said}, _judged=(phase, chosen, False))
+                    return done
+            else:
+                for said in yes_alone[card]:
+                    if said not in refused_alone and check(S, said) < 0:   # (allowed: said with the card)
+                        self.play_legal(index, table.all_yes)
+                        return done
+            if action not in quiet_checks and check(S, action) >= 0:
+                self._check_announcements(phase, action)   # raises, explained
+            play = action._plays.get(seat)
+            if play is None or action not in quiet_effects:
+                self.apply({"seat": seat}, _judged=(phase, action, True))
+                return done
+            # (what apply does with the candidate's own card, nothing said, no effect: IN_PLACE, state.py)
+            self._kept = None
+            S.hands[seat].remove(card)
+            trick = S.trick
+            trick.append(play)
+            S.played.append(card)
+            S._memo = {}
+            if len(trick) < seats:
+                self._seat = next_seat[seat]
+                log(play._event)
+                continue
+            self._seat = UNKNOWN   # (the trick's last card)
+            winner = winner_of(S)
+            S.tricks.append(Trick(trick[0].seat, trick, winner))
+            S.trick = []
+            S.leader = winner
+            S._memo = {}
+            if any(S.hands.values()):
+                self._seat = winner
+                log(play._event)
+                continue
+            self._leave(phase)
+            log(play._event)
+            return done
+        return done
