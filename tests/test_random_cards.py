@@ -93,3 +93,35 @@ def test_play_random_hand_keeps_its_event_budget():
     assert play_random_hand(rules, random.Random(1), "N", max_events=len(whole.events) + 1).events == whole.events
     with pytest.raises(RuntimeError):   # (as before: the budget ran out before the loop saw the end)
         play_random_hand(rules, random.Random(1), "N", max_events=len(whole.events))
+
+
+@pytest.mark.parametrize("preset, sets", PRESETS[:2])
+def test_the_yes_no_announcements_asked_are_those_the_refusal_guard_leaves(preset, sets):
+    """_asked_alone: per card, the shared actions said with one yes/no announcement alone that
+    are not refused whatever the position (what play_announcing asks the check of), made once per
+    compiled phase; in a Sun contract of the default rules none is asked (every Ekka and Baloot
+    alone is refused), in a Hokum some are."""
+    from baloot_spec.engine.random_cards import _asked_alone
+    rules = load_variant(preset, sets)
+    rng = random.Random("asked")
+    seen, hokum = set(), False
+    for _ in range(400):   # (random bidding ends in a Hokum about one hand in ten)
+        if len(seen) >= 4 and hokum:
+            break
+        hand = Hand(rules, "N", {"deck": random_deck(rules, rng)}, {"NS": 0, "EW": 0})
+        while not hand.is_over():
+            phase, table, _, _, refused = hand._now
+            if table is not None and table.play_type and id(phase) not in seen:
+                seen.add(id(phase))
+                asked = _asked_alone(table, refused)
+                assert asked is _asked_alone(table, refused)
+                assert asked.keys() == table.yes_alone.keys()
+                for card, row in table.yes_alone.items():
+                    assert asked[card] == tuple(said for said in row if said not in refused)
+                if getattr(hand.state, "mode", None) == "sun":
+                    assert not any(asked.values())
+                else:
+                    hokum = hokum or any(asked.values())
+            legal = hand.legal()
+            hand.apply(dict(legal[pick(rng.getrandbits, len(legal))], seat=hand.turn()))
+    assert len(seen) >= 4 and hokum

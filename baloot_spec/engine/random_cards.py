@@ -29,7 +29,7 @@ class RandomCards:
         `random.Random.choice` draws it (`getrandbits` of the seeded stream), then
         `play_announcing(index, declared)`. Returns how many were played (at least one); it
         stops early where the phase, or what a seat would declare, may have changed."""
-        phase, table, quiet_checks, quiet_effects, refused_alone = now = self._now
+        phase, table, quiet_checks, quiet_effects, refused_alone = self._now
         tables = self._tables
         if table is None or not table.play_type or not phase.narrow_over_cards or not tables.in_place:
             n = len(self.legal(True))
@@ -45,25 +45,24 @@ class RandomCards:
                 self.play_legal(index)
             return 1
         S = self.state
-        narrow, check = phase.narrow, phase.check
-        by_card, yes_alone = table.by_card, table.yes_alone
-        next_seat, seats, winner_of = tables.next_seat, self._n_seats, phase.winner
+        narrow, check, winner_of = phase.narrow, phase.check, phase.winner
+        by_card, asked = table.by_card, _asked_alone(table, refused_alone)
+        next_seat, seats = tables.next_seat, self._n_seats
+        if declared is None:
+            declared = dict.fromkeys(next_seat)   # (no seat declares anything)
         log = self.events.append
+        # (kept only here, and in the hand where play_legal reads it)
+        kept, self._kept = self._kept, None
+        seat = self.turn()
         done = 0
-        while done < budget:
-            done += 1
-            seat = self._seat
-            if seat is UNKNOWN:
-                seat = self.turn()
+        for done in range(1, budget + 1):
             if S.actor != seat:
                 S.actor = seat
                 S._memo = {}
-            kept = self._kept
             if kept is None:   # (legal(True) of a phase whose rules look at the cards alone)
                 kept = narrow(S, S.hands[seat])
                 if kept is None:
                     kept = self._kept_cards(phase)
-                self._kept = kept
             n = len(kept)
             if not n:
                 raise RuntimeError(f"no legal action in the {S.phase} phase")
@@ -73,10 +72,11 @@ class RandomCards:
                 index = getrandbits(k)
             card = kept[index]
             action = by_card[card]
-            lists = None if declared is None else declared[seat]
+            lists = declared[seat]
             if lists:   # (projects to declare: play_announcing's way)
                 said = self._said_with(phase, table, card, lists)
                 if said is None:   # (a name that is not text: what play_legal makes of it)
+                    self._kept = kept
                     self.play_legal(index, _wish(table, lists))
                     return done
                 if said:
@@ -84,8 +84,9 @@ class RandomCards:
                     self.apply({**action._event, "seat": seat, **said}, _judged=(phase, chosen, False))
                     return done
             else:
-                for said in yes_alone[card]:
-                    if said not in refused_alone and check(S, said) < 0:   # (allowed: said with the card)
+                for said in asked[card]:
+                    if check(S, said) < 0:   # (allowed: said with the card)
+                        self._kept = kept
                         self.play_legal(index, table.all_yes)
                         return done
             if action not in quiet_checks and check(S, action) >= 0:
@@ -95,14 +96,14 @@ class RandomCards:
                 self.apply({"seat": seat}, _judged=(phase, action, True))
                 return done
             # (what apply does with the candidate's own card, nothing said, no effect: IN_PLACE, state.py)
-            self._kept = None
+            kept = None
             S.hands[seat].remove(card)
             trick = S.trick
             trick.append(play)
             S.played.append(card)
             S._memo = {}
             if len(trick) < seats:
-                self._seat = next_seat[seat]
+                seat = self._seat = next_seat[seat]
                 log(play._event)
                 continue
             self._seat = UNKNOWN   # (the trick's last card)
@@ -112,10 +113,25 @@ class RandomCards:
             S.leader = winner
             S._memo = {}
             if any(S.hands.values()):
-                self._seat = winner
+                seat = self._seat = winner
                 log(play._event)
                 continue
             self._leave(phase)
             log(play._event)
             return done
+        self._kept = kept
         return done
+
+
+def _asked_alone(table, refused: frozenset) -> dict:
+    """card -> its shared actions said with one yes/no announcement alone that the phase's
+    refusal guard does not refuse (the ones a check is asked of), per candidate table and refused
+    set; made once, where play_announcing tests each against the refused set at every card."""
+    known = _ASKED.get((id(table), id(refused)))
+    if known is None or known[0] is not table or known[1] is not refused:
+        known = _ASKED[id(table), id(refused)] = (table, refused, {
+            card: tuple(said for said in row if said not in refused) for card, row in table.yes_alone.items()})
+    return known[2]
+
+
+_ASKED: dict = {}   # (id(table), id(refused set)) -> (table, refused set, _asked_alone's answer); both kept, so the ids stay theirs
