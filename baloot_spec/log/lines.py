@@ -52,19 +52,22 @@ class LineWriter:
         self._teams = tuple(rules.table.teams)
         # id(a shared event) -> its text; the events are kept (`_held`), so an id found here is
         # that event's (no other object can have it while the event lives)
-        self._texts, self._held = {}, []
+        self._texts, self._held = _Texts(), []
+        self._text_of = self._texts.__getitem__   # (dict.get with its arguments parsed cost half again)
         # a card's text -> its JSON (a simulated deal is a deck of them)
         self._cards = {card.text: _encode(card.text) for card in rules.deck.cards}
+        self._card_text = self._cards.__getitem__
 
     def hand_text(self, hand) -> str:
         """The text of `hand_record(hand)`."""
         S = hand.state
         events = hand.events
-        texts = [*map(self._texts.get, map(id, events))]   # (C-level: no Python frame an event)
+        texts = [*map(self._text_of, map(id, events))]   # (C-level: no Python frame an event)
         while None in texts:   # (an event met for the first time, or not a shared one: a few a hand)
             index = texts.index(None)
             texts[index] = self._event_text(events[index])
-        text = ('{"dealer":' + _encode(S.dealer) + ',"match_scores":' + _encode(S.match_scores)
+        scores = S.match_scores   # (a record is encoded through its Python `items`: copied in C first)
+        text = ('{"dealer":' + _encode(S.dealer) + ',"match_scores":' + _encode(dict(scores) if type(scores) is Rec else scores)
                 + ',"deal":' + self._deal_text(hand.deal_spec) + ',"events":[' + ",".join(texts) + "]")
         if hand.is_over():
             text += ',"claimed":' + _encode(_claimed(hand))
@@ -87,11 +90,9 @@ class LineWriter:
             deck = deal.get("deck")
             if type(deck) is list:
                 try:
-                    texts = [*map(self._cards.get, deck)]
-                except TypeError:   # (an unhashable item: encoded as it stands)
-                    texts = [None]
-                if None not in texts:
-                    return '{"deck":[' + ",".join(texts) + "]}"
+                    return '{"deck":[' + ",".join(map(self._card_text, deck)) + "]}"
+                except (KeyError, TypeError):   # (not a card's text, or unhashable: encoded as it stands)
+                    pass
         return _encode(deal)
 
     def _event_text(self, event) -> str:
@@ -100,6 +101,15 @@ class LineWriter:
             self._texts[id(event)] = text
             self._held.append(event)
         return text
+
+
+class _Texts(dict):
+    """id(a shared event) -> its text, None for an id it does not hold (read by `__getitem__`)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key):
+        return None
 
 
 def _claimed(hand) -> dict:
