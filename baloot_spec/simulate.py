@@ -12,9 +12,8 @@ json.dumps gives for the documents, in a fraction of the time; tools/BENCHMARKS.
 from __future__ import annotations
 
 import json
-import random
 
-from .engine.random_play import pick, play_random_hand, play_random_match
+from .engine.random_play import pick, play_random_hand, play_random_match, seeded
 from .log.lines import LineWriter
 from .log.writer import hand_record, log_document
 
@@ -26,7 +25,7 @@ def _random_hands(rules, count: int, seed: int):
     """(the finished hand, its dealer, its starting scores) for each seeded random hand."""
     seats, teams = list(rules.table.seats), list(rules.table.teams)
     for number in range(count):
-        rng = random.Random(f"{seed}:hand:{number}")
+        rng = seeded(f"{seed}:hand:{number}")   # (random.Random(text), without its Python frames)
         draw = rng.getrandbits   # (pick: what rng.choice draws, without its two Python calls)
         dealer = seats[pick(draw, len(seats))]
         scores = {team: START_SCORES[pick(draw, len(START_SCORES))] for team in teams}
@@ -36,7 +35,7 @@ def _random_hands(rules, count: int, seed: int):
 def _random_matches(rules, count: int, seed: int, max_hands: int):
     """(the hands, the first dealer, the claimed final scores and winner) for each seeded match."""
     for number in range(count):
-        rng = random.Random(f"{seed}:match:{number}")
+        rng = seeded(f"{seed}:match:{number}")
         first = rng.choice(rules.table.seats)
         scores = {team: 0 for team in rules.table.teams}
         hands, winner = [], None

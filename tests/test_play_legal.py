@@ -177,3 +177,25 @@ def test_said_with_is_announced_for_the_random_players_wish():
                 legal = hand.legal()
                 hand.apply(dict(legal[pick(rng.getrandbits, len(legal))], seat=seat))
     assert both >= 2   # (two announcements kept together)
+
+
+def test_seeded_is_random_random_of_the_text():
+    """random_play.seeded(text): the state random.Random(text) starts from (simulate seeds every
+    hand and match with it), on texts of simulate's shape and others (empty, non-ASCII)."""
+    from baloot_spec.engine.random_play import seeded
+    texts = [f"{seed}:hand:{number}" for seed in (0, 5, 20261201) for number in range(40)]
+    texts += [f"3:match:{number}" for number in range(10)] + ["", "é\u2603", "x" * 300]
+    for text in texts:
+        rng = seeded(text)
+        assert type(rng) is random.Random
+        assert rng.getstate() == random.Random(text).getstate()
+        assert rng.gauss(0, 1) == random.Random(text).gauss(0, 1)
+
+
+def test_a_random_deck_is_the_shuffled_card_texts():
+    for preset in ("default", "nl-rulebook"):
+        rules = load_variant(preset)
+        for seed in range(20):
+            deck = [card.text for card in rules.deck.cards]
+            random.Random(seed).shuffle(deck)
+            assert random_deck(rules, random.Random(seed)) == deck

@@ -3,13 +3,32 @@
 from __future__ import annotations
 
 import random
+from _random import Random as _Generator
+from hashlib import sha512
 
 from .hand import OVER, Hand, match_step
 
 
+def seeded(text: str) -> random.Random:
+    """`random.Random(text)`, in the same state (Random.seed's version 2 for a str: the text's
+    UTF-8 bytes followed by their sha512, read as one int, seeds the generator), without the two
+    Python frames of Random.__init__ and Random.seed: a simulated hand makes one (a test holds it
+    to random.Random on many texts; tools/BENCHMARKS.md, step 91)."""
+    rng = _NEW(random.Random)
+    data = text.encode()
+    _SEED(rng, int.from_bytes(data + sha512(data).digest()))
+    rng.gauss_next = None
+    return rng
+
+
+_NEW = random.Random.__new__
+_SEED = _Generator.seed   # (the C generator's own seed, which Random.seed ends with: `super().seed(a)`)
+
+
 def random_deck(rules, rng: random.Random) -> list[str]:
     """The deck's cards in the order `rng.shuffle` puts them (the same seeded stream)."""
-    deck = [card.text for card in rules.deck.cards]
+    deck, texts = rules.deck.cards, rules.deck.exact   # (a card's text -> the card, in the deck's order)
+    deck = [*texts] if len(texts) == len(deck) else [card.text for card in deck]
     shuffle(deck, rng.getrandbits)
     return deck
 
