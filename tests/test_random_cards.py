@@ -125,3 +125,27 @@ def test_the_yes_no_announcements_asked_are_those_the_refusal_guard_leaves(prese
             legal = hand.legal()
             hand.apply(dict(legal[pick(rng.getrandbits, len(legal))], seat=hand.turn()))
     assert len(seen) >= 4 and hokum
+
+
+def test_a_declared_list_that_is_not_text_goes_the_way_of_play_legal():
+    """A seat whose declared list holds a name that is not text (play_announcing hands it to
+    play_legal, which says nothing for it): play_random_cards does the same, card for card."""
+    rules = load_variant("default")
+    rng = random.Random("not text")
+    checked = 0
+    for _ in range(4):
+        hand = Hand(rules, "E", {"deck": random_deck(rules, rng)}, {"NS": 0, "EW": 0})
+        while not hand.is_over():
+            if rules.phases[hand.phase].annotations:
+                declared = {seat: {"declare": [1]} for seat in rules.table.seats}
+                fast, slow = hand.copy(), hand.copy()
+                fast_rng, slow_rng = random.Random(), random.Random()
+                fast_rng.setstate(rng.getstate())
+                slow_rng.setstate(rng.getstate())
+                assert fast.play_random_cards(fast_rng.getrandbits, declared, 5) == 1
+                slow.play_announcing(pick(slow_rng.getrandbits, len(slow.legal(True))), declared)
+                _same(fast, slow)
+                checked += 1
+            legal = hand.legal()
+            hand.apply(dict(legal[pick(rng.getrandbits, len(legal))], seat=hand.turn()))
+    assert checked > 100

@@ -13,7 +13,7 @@ from .candidates import UNKNOWN, announced_action, card_action
 _STR_ONLY = {str}
 
 
-def _wish(table, lists: dict) -> dict:
+def whole_wish(table, lists: dict) -> dict:
     """The random player's whole wish: every yes/no announcement, and the lists (copied)."""
     wished = {**table.all_yes}
     for name, names in lists.items():
@@ -106,7 +106,7 @@ class Announcing:
         if lists:
             said = self._said_with(phase, table, card, lists)
             if said is None:   # (a name that is not text: what play_legal makes of it)
-                self.play_legal(index, _wish(table, lists))
+                self.play_legal(index, whole_wish(table, lists))
                 return
             if said:
                 chosen, said = said

@@ -4,7 +4,7 @@ applies to it, put into the trick here, with the phase's tables read once for th
 
 Why: the random player's step went through three calls a card (`legal`, `play_announcing`,
 `apply`), each unpacking the position again; a card that neither completes a trick nor is said
-with anything was about 350 bytecodes of that glue (tools/BENCHMARKS.md, step 89). Anything
+with anything was about 350 bytecodes of that glue (tools/BENCHMARKS.md, step 92). Anything
 else (a card said with something, an action effect, a trick's last card, a phase whose tables
 do not allow it) goes the way it went before, by `play_announcing` or `apply`, so the events,
 the log and the seeded draws are the same.
@@ -13,7 +13,7 @@ A mixin of Hand (engine/hand.py): its methods read the hand's position as Hand k
 
 from __future__ import annotations
 
-from .announcing import _wish
+from .announcing import whole_wish
 from .candidates import UNKNOWN
 from .state import Trick
 
@@ -77,7 +77,7 @@ class RandomCards:
                 said = self._said_with(phase, table, card, lists)
                 if said is None:   # (a name that is not text: what play_legal makes of it)
                     self._kept = kept
-                    self.play_legal(index, _wish(table, lists))
+                    self.play_legal(index, whole_wish(table, lists))
                     return done
                 if said:
                     chosen, said = said

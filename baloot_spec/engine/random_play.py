@@ -13,7 +13,7 @@ def seeded(text: str) -> random.Random:
     """`random.Random(text)`, in the same state (Random.seed's version 2 for a str: the text's
     UTF-8 bytes followed by their sha512, read as one int, seeds the generator), without the two
     Python frames of Random.__init__ and Random.seed: a simulated hand makes one (a test holds it
-    to random.Random on many texts; tools/BENCHMARKS.md, step 91)."""
+    to random.Random on many texts; tools/BENCHMARKS.md, step 92)."""
     rng = _NEW(random.Random)
     data = text.encode()
     _SEED(rng, int.from_bytes(data + sha512(data).digest()))
@@ -140,7 +140,7 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
     Each step is random_action's choice, applied by `Hand.play_legal` (the action is one of the
     legal ones: nothing to judge but what is said; tools/BENCHMARKS.md, step 79), a card by
     `Hand.play_announcing` (the same, for the random player's wish; step 82); the cards of a
-    trick phase are played by `Hand.play_random_cards`, many in one call (step 89)."""
+    trick phase are played by `Hand.play_random_cards`, many in one call (step 92)."""
     hand = Hand(rules, dealer, deal or {"deck": random_deck(rules, rng)}, match_scores)
     getrandbits = rng.getrandbits
     S, phases = hand.state, rules.phases
