@@ -23,6 +23,7 @@ class _CandidateTable:
         self.event_get = self.event_of.__getitem__
         self.play_type = phase.action if phase.kind == "tricks" else None
         self.yes_alone = {}   # (a play: card -> its shared actions said with one yes/no announcement alone)
+        self.asked_alone = {}   # (random_cards._asked_alone, per refused set: kept with the table)
         # per call type: its parameters' names, and what each is when the event leaves it out
         self.call_fields = {action_type: (tuple(params), tuple(d[0] if isinstance(d[0], bool) else None for d in params.values()))
                             for action_type, params in phase.actions.items()}

@@ -126,12 +126,10 @@ class RandomCards:
 def _asked_alone(table, refused: frozenset) -> dict:
     """card -> its shared actions said with one yes/no announcement alone that the phase's
     refusal guard does not refuse (the ones a check is asked of), per candidate table and refused
-    set; made once, where play_announcing tests each against the refused set at every card."""
-    known = _ASKED.get((id(table), id(refused)))
-    if known is None or known[0] is not table or known[1] is not refused:
-        known = _ASKED[id(table), id(refused)] = (table, refused, {
+    set (one per compiled phase); made once, where play_announcing tests each against the refused
+    set at every card. Kept in the table (`asked_alone`), so it lives as long as the variant."""
+    known = table.asked_alone.get(id(refused))
+    if known is None or known[0] is not refused:
+        known = table.asked_alone[id(refused)] = (refused, {
             card: tuple(said for said in row if said not in refused) for card, row in table.yes_alone.items()})
-    return known[2]
-
-
-_ASKED: dict = {}   # (id(table), id(refused set)) -> (table, refused set, _asked_alone's answer); both kept, so the ids stay theirs
+    return known[1]
