@@ -347,3 +347,42 @@ def keyed_card_table(function, deck, domains) -> dict:
         return {key: level(keys + (key,), rest[1:]) for key in domain}
 
     return level((), domains)
+
+
+def keyed_table(function, fields, lists: bool) -> dict:
+    """{v1: {v2: ... value}} over every combination of the fields' values (`fields`: (name,
+    values) pairs): `function(S)` on a state holding just those fields, for a derived value
+    keyed by them (rules/passes/keyed.py). A combination whose value raises, or is not plain
+    (text, int, bool, none; or, with `lists`, a list of those), has no entry: the rules work it
+    out where they read it, as without the table. With no fields: {(): value}."""
+    fields = tuple(fields)
+
+    def entry(values: tuple, table: dict, key) -> None:
+        try:
+            value = function(Values(**dict(zip((name for name, _ in fields), values))))
+        except Exception:   # (raised again, where the rules read it)
+            return
+        if _plain(value) or (lists and type(value) is list and all(_plain(v) for v in value)):
+            table[key] = value
+
+    if not fields:
+        table: dict = {}
+        entry((), table, ())
+        return table
+
+    def level(values: tuple, rest: tuple) -> dict:
+        table: dict = {}
+        for key in rest[0][1]:
+            if len(rest) == 1:
+                entry(values + (key,), table, key)
+            else:
+                row = level(values + (key,), rest[1:])
+                if row:
+                    table[key] = row
+        return table
+
+    return level((), fields)
+
+
+def _plain(value) -> bool:
+    return value is None or type(value) in (str, int, bool)

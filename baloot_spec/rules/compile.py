@@ -27,6 +27,7 @@ import ast
 import itertools
 
 from ..errors import RulesError
+from ..expr.astutil import clone
 from ..expr.emit import emit as emit_expression
 from ..expr.parser import TREES
 from ..expr.resolve import check as check_expression
@@ -43,6 +44,8 @@ from .module import ModuleBuilder
 from .passes.card_tables import CardTables
 from .passes.cards import reads_only_card
 from .passes.flow import following as phases_following, written_after
+from .passes.keyed import (TABLE_PREFIX, compared, constant_function, key_fields, keyed_function, read_only,
+                           table_statements)
 from .passes.lazy_maps import held_containers, lazy_maps
 from .scopes import MATCH_CONTEXT, VariantScopes, names_in, plain
 from .source import source_of, text_of
@@ -81,6 +84,7 @@ def _compiled_plan(variant: Variant, observe=None, knobs_as_data: bool = False):
     compiler.rules()                                #    filters and checks,
     compiler.effects()                              #    effects,
     compiler.scoring()                              #    facts, scoring and match steps
+    compiler.keyed()                                #    derived values as tables keyed by state fields
     compiler.fuse()                                 # 4. one function per phase and moment
     plan = compiler.plan()                          # 5. the module, and what names its functions
     if len(TREES) > known_trees:
@@ -109,6 +113,7 @@ class _VariantCompiler:
         self.fused: dict[str, dict] = {}       # phase -> its rules' and effects' emitted parts, for fusing
         self.rules_by_id: dict = {}
         self.held: set = set()   # the containers the engine changes in place that an effect's value may hold
+        self.template_trees: list = []   # the explanations' holes, checked (what keyed() reads besides `checked`)
 
     def expr(self, value, scope: Scope, rule_id: str, written_out: bool = True, boolean: bool = False,
              tree=None) -> ast.expr:
@@ -212,7 +217,7 @@ class _VariantCompiler:
             test = builder.add("S, A", test_src)
             # A filter also gets a whole-list form: one call per position instead of one per candidate.
             keep = builder.add("S, C", _kept(test_src)) if kind == "filter" else None
-            explain = template(builder, rule.get("explain") or rule["id"], scope, rule["id"])
+            explain = template(builder, rule.get("explain") or rule["id"], scope, rule["id"], self.template_trees)
             compiled = CompiledRule(rule["id"], rule["phase"], kind, when, test, bool(rule.get("if_possible", False)),
                                     explain, rule.get("source"), keep, reads)
             (phase.filters if kind == "filter" else phase.checks).append(compiled)
@@ -284,6 +289,29 @@ class _VariantCompiler:
         # display of checked names: one instruction, where building a dict from pairs takes 3 us).
         self.facts_of = builder.add("V", record_of(scopes.fact_names), prefix="facts_of")
         self.score_of = builder.add("V", record_of(scopes.fact_names + scopes.score_names), prefix="score_of")
+
+    def keyed(self) -> None:
+        """Each derived value that reads only state fields of a few values, as a table keyed by
+        them built when the module loads (passes/keyed.py); read first by its f_<name>."""
+        scopes = self.scopes
+        trees = [*self.checked.values(), *self.template_trees, *(entry[1] for entry in scopes.inline.values()),
+                 *(entry[0] for entry in scopes.derived.values())]
+        values = compared(trees, scopes.constants)
+        functions = {fn.name: k for k, fn in enumerate(self.builder.functions)}
+        for name in scopes.derived:
+            fn_name = f"f_{name}"
+            if fn_name not in functions:
+                continue
+            k = functions[fn_name]
+            if isinstance(self.builder.bodies[fn_name], ast.Constant):   # (a knob folded it: no memo)
+                self.builder.functions[k] = constant_function(fn_name, self.builder.bodies[fn_name])
+                continue
+            fields = key_fields(name, scopes, self.table.seats, self.deck.suits, values, scopes.base["knobs_as_data"])
+            if fields is None:
+                continue
+            self.builder.functions[k] = keyed_function(fn_name, TABLE_PREFIX + name, fields, self.builder.functions[k])
+            self.builder.statements += table_statements(name, clone(self.builder.bodies[fn_name]), fields,
+                                                        read_only(name, trees))
 
     # 4 ---------------------------------------------------------------------------------------
     def fuse(self) -> None:
