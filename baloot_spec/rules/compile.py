@@ -43,6 +43,7 @@ from .loader import Variant
 from .module import ModuleBuilder
 from .passes.card_tables import CardTables
 from .passes.cards import reads_only_card
+from .passes.dispatch import domains_of
 from .passes.flow import following as phases_following, written_after
 from .passes.keyed import (TABLE_PREFIX, compared, constant_function, key_fields, keyed_function, read_only,
                            table_statements)
@@ -321,7 +322,8 @@ class _VariantCompiler:
             phase.narrow_over_cards = phase.kind == "tricks" and all(reads_only_card(f[2]) for f in parts.get("filter", []))
             phase.narrow = fused_narrow(builder, parts.get("filter", []), _candidates_of(phase), phase.narrow_over_cards)
             phase.check = fused_check(builder, parts.get("check", []))
-            phase.effects = {on: fused_effects(builder, parts.get(on, [])) for on in ("action", "enter", "exit")}
+            phase.effects = {on: fused_effects(builder, parts.get(on, []), domains_of(phase.actions) if on == "action" else None)
+                             for on in ("action", "enter", "exit")}
             phase.check_guard = guard_fn(builder, parts.get("check", []))
             phase.action_guard = guard_fn(builder, parts.get("action", []))
             phase.refusal_guard = refusal_fn(builder, parts.get("check", []))
