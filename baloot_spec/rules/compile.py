@@ -7,9 +7,11 @@ The stages, in order (compile_variant reads as this list):
 3. phases, rules (filters and checks), effects, facts and steps: each expression checked
    (expr/resolve.py: names, knobs, types; a located RulesError if it cannot work) and emitted
    as `ast` (expr/emit.py: knobs folded, functions inlined), loops over short constant lists
-   written out (expr/unroll.py), enter effects' maps made lazy (passes/lazy_maps.py);
+   written out (expr/unroll.py), enter effects' maps made lazy (passes/lazy_maps.py); then
+   derived values of a few state fields' values made tables (passes/keyed.py);
 4. fusing (fuse.py): one function per phase for its filters, checks and effects, with the
-   passes of passes/ (per-card and per-candidate specialisation, hoisting, action guards);
+   passes of passes/ (per-card and per-candidate specialisation, hoisting, action guards,
+   action effects per value of an action field);
 5. the module (module.py): comprehensions written out as loops (expr/lower.py), unparsed once,
    compiled with the builtin `compile` and cached by the variant hash.
 
