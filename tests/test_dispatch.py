@@ -73,3 +73,19 @@ def test_dispatched_effects_do_what_the_effects_do_one_by_one():
             except RuleRuntimeError as exc:
                 outcomes.append(("raised", str(exc)))
         assert outcomes[0] == outcomes[1], (call, n, flag, zero)
+
+
+def test_an_action_without_the_field_runs_the_effects_one_by_one():
+    # (no effect reads A.call for this state: the effects one by one do not fail, nor may the dispatch)
+    effects = [("e.first", "S.flag and A.call == 'a'", "(1,)", ("n",)), ("e.second", "S.n >= 0", "(S.n + 1,)", ("n",))]
+    outcomes = []
+    for domains in (None, {"call": ("a", "b")}):
+        builder = ModuleBuilder()
+        fn = fused_effects(builder, [(i, _e(w), _e(v), names) for i, w, v, names in effects], domains)
+        space = {"_RuleRuntimeError": RuleRuntimeError, "_BalootError": BalootError, "_Exception": Exception}
+        exec(compile(builder.source(), "<test>", "exec"), space)
+        S = SimpleNamespace(n=3, flag=False, _memo={})
+        space[fn](S, SimpleNamespace(closed=False))
+        outcomes.append((vars(S), "_dispatch" in builder.source()))
+    state = {"n": 4, "flag": False, "_memo": {}}
+    assert outcomes == [(state, False), (state, True)]

@@ -64,11 +64,16 @@ class _Field(ast.NodeTransformer):
 
 def dispatched(field: str, values: tuple, branch, generic: list) -> list:
     """`_dispatch = A.<field>` then `if _dispatch == v1: branch(v1) elif ...: else: generic`
-    (`branch(value)`: the statements for one value)."""
+    (`branch(value)`: the statements for one value). An action without the field (the engine's
+    always have it) runs `generic`, which fails, or not, where the effects one by one would."""
     orelse = generic or [ast.Pass()]
     for value in reversed(values):
         test = ast.Compare(left=ast.Name(id=LOCAL, ctx=ast.Load()), ops=[ast.Eq()], comparators=[ast.Constant(value)])
         orelse = [ast.If(test=test, body=branch(value) or [ast.Pass()], orelse=orelse)]
-    read = ast.Assign(targets=[ast.Name(id=LOCAL, ctx=ast.Store())],
-                      value=ast.Attribute(value=ast.Name(id="A", ctx=ast.Load()), attr=field, ctx=ast.Load()))
+    local = ast.Name(id=LOCAL, ctx=ast.Store())
+    read = ast.Try(body=[ast.Assign(targets=[local], value=ast.Attribute(value=ast.Name(id="A", ctx=ast.Load()),
+                                                                         attr=field, ctx=ast.Load()))],
+                   handlers=[ast.ExceptHandler(type=ast.Name(id="_Exception", ctx=ast.Load()), name=None, body=[
+                       ast.Assign(targets=[ast.Name(id=LOCAL, ctx=ast.Store())], value=ast.Constant(None))])],
+                   orelse=[], finalbody=[])
     return [read, *orelse]
