@@ -1,7 +1,8 @@
 """Derived values as tables keyed by the state fields they read (baloot_spec/rules/passes/keyed.py):
 which bodies qualify and the values of each key, which values may be shared (read only), the
-table builder (expr/builtins.py `keyed_table`), and the generated `f_<name>`: the table's entry
-where there is one, the body worked out as before everywhere else. Fixtures: the default rules'
+table's filling (expr/builtins.py `keyed_fill`: as positions ask, never at load), and the
+generated `f_<name>`: the table's entry where there is one, the body worked out as before
+everywhere else. Fixtures: the default rules'
 own derived values (doubling.yaml `opponents_in_order`, bidding.yaml `ashkal_seat`) and
 hand-made bodies checked in a rule function's scope."""
 
@@ -9,7 +10,10 @@ import ast
 
 import pytest
 
-from baloot_spec.expr.builtins import Values, keyed_table
+import time
+
+from baloot_spec.cli import main
+from baloot_spec.expr.builtins import keyed_fill
 from baloot_spec.expr.resolve import check as check_expression
 from baloot_spec.rules.compile import _VariantCompiler
 from baloot_spec.rules.compiled import instantiate
@@ -105,28 +109,68 @@ def test_the_default_rules_only_read_opponents_in_order(compiled):
     assert read_only("opponents_in_order", trees)
 
 
-def test_keyed_table_leaves_out_what_raises_and_what_is_not_plain():
-    def body(S):
-        if S.a == "bad":
-            raise KeyError(S.a)
-        return {"list": [S.a, 1], "record": {"x": 1}}.get(S.b, S.a + S.b)
-    fields = (("a", ("x", "bad")), ("b", ("list", "record", "y")))
-    assert keyed_table(body, fields, True) == {"x": {"list": ["x", 1], "y": "xy"}}
-    assert keyed_table(body, fields, False) == {"x": {"y": "xy"}}
-    assert keyed_table(lambda S: 7, (), False) == {(): 7}
-    assert keyed_table(lambda S: S.missing, (("a", (1,)),), False) == {}
+def test_keyed_fill_keeps_plain_values_of_the_fields_few_values_only():
+    fields = (("a", ("x", "y")), ("b", (1, 2)))
+    table: dict = {}
+    assert keyed_fill(table, fields, _State(a="x", b=1), "v", False) == "v"
+    assert table == {"x": {1: "v"}}
+    listed = ["N", "S"]
+    assert keyed_fill(table, fields, _State(a="y", b=2), listed, True) is listed   # (a list, where only read)
+    assert table == {"x": {1: "v"}, "y": {2: listed}}
+    for state, value, lists in [(_State(a="z", b=1), "v", False),     # a value outside the field's few
+                                (_State(a="x", b=2), ["N"], False),   # a list, where it may not be shared
+                                (_State(a="x", b=2), {"r": 1}, True),  # not plain
+                                (_State(a=["x"], b=2), "v", False),   # unhashable
+                                (_State(a="x"), "v", False)]:         # a field the state lacks
+        assert keyed_fill(table, fields, state, value, lists) is value
+    assert table == {"x": {1: "v"}, "y": {2: listed}}
+    table = {}
+    assert keyed_fill(table, (), _State(), 7, False) == 7 and table == {(): 7}
 
 
-def test_the_module_reads_opponents_in_order_from_a_table(compiled):
+def test_the_module_reads_opponents_in_order_from_a_table_filled_as_positions_ask(compiled):
     _compiler, namespace, source = compiled
     assert "return k__keyed_opponents_in_order[S.buyer][S.dealer]" in source
     table = namespace["k__keyed_opponents_in_order"]
-    body = namespace["t_keyed_opponents_in_order"]
-    assert set(table) == set(SEATS)   # (buyer none: the body raises, no entry)
+    assert table == {}   # (nothing worked out at load)
+    opponents = namespace["f_opponents_in_order"]
+    first = _State(buyer="N", dealer="N")
+    assert opponents(first) == ["W", "E"] and first._memo == {"opponents_in_order": ["W", "E"]}
+    assert table == {"N": {"N": ["W", "E"]}}
+    again = _State(buyer="N", dealer="N")
+    assert opponents(again) is table["N"]["N"] and again._memo == {}   # (the table's entry: no body run)
+    body = namespace["m_keyed_opponents_in_order"]
     for buyer in SEATS:
         for dealer in SEATS:
-            assert table[buyer][dealer] == body(Values(buyer=buyer, dealer=dealer))
-    assert table["N"]["N"] == ["W", "E"]
+            assert opponents(_State(buyer=buyer, dealer=dealer)) == body(_State(buyer=buyer, dealer=dealer))
+    assert set(table) == set(SEATS) and all(set(row) == set(SEATS) for row in table.values())
+
+
+L20 = "[" + ",".join(str(n) for n in range(20)) + "]"
+
+
+def _slow(names: str) -> str:
+    """Aggregates nested len(names) deep over a 20-item list (20**6 steps: about a minute a value
+    worked out, minutes for a table built at load)."""
+    inner = f"count(1 for {names[-1]} in {L20} if {names[-1]} != {names[-2]} and dealer == 'N')"
+    for outer, name in zip(reversed(names[:-2]), reversed(names[1:-1])):
+        inner = f"count(1 for {name} in {L20} if {name} != {outer} and {inner} > 0)"
+    return f"'double' if count(1 for {names[0]} in {L20} if {inner} > 0) > 5 else 'four'"
+
+
+def test_a_slow_keyed_derived_value_does_not_hold_up_loading_the_rules(tmp_path, monkeypatch, capsys):
+    """Hostile input: a derived value of the dealer alone (a table's candidate) whose body takes
+    hours. Built at load, the table would run it for every dealer; filled as positions ask, the
+    rules load at once and the body runs where the rules read it, under the hand's budget."""
+    overlay = tmp_path / "slow.yaml"
+    overlay.write_text("overlay: slowkey\ntitle: a slow derived value of the dealer\nsource: 'choice: test'\n"
+                       "replace:\n  - id: fn.next-step\n    name: next_step\n    doc: slow\n"
+                       f"    expr: \"{_slow('abcdef')}\"\n    source: 'choice: test'\n", encoding="utf-8")
+    monkeypatch.setenv("BALOOT_NO_CACHE", "1")
+    started = time.monotonic()
+    assert main(["rules", "check", "--overlay", str(overlay), "--show-code", "doubling"]) == 0
+    assert time.monotonic() - started < 30
+    assert "k__keyed_next_step[" in capsys.readouterr().out   # (it is a keyed table)
 
 
 class _State:
@@ -151,6 +195,8 @@ def test_outside_the_table_the_body_is_worked_out_as_before(compiled):
     next_step = namespace["f_next_step"]
     state = _State(level=7, mode="sun", gahwa=False)   # (no level 7 in the table: worked out, memoised)
     assert next_step(state) is None and state._memo == {"next_step": None}
+    state = _State(level=1, mode="sun", gahwa=False)   # (the first position to ask fills the table)
+    assert next_step(state) == "double" and state._memo == {"next_step": "double"}
     state = _State(level=1, mode="sun", gahwa=False)
     assert next_step(state) == "double" and state._memo == {}
     ashkal_seat = namespace["f_ashkal_seat"]   # (the dealer speaks 4th, the seat before him 3rd)

@@ -29,7 +29,6 @@ import ast
 import itertools
 
 from ..errors import RulesError
-from ..expr.astutil import clone
 from ..expr.emit import emit as emit_expression
 from ..expr.parser import TREES
 from ..expr.resolve import check as check_expression
@@ -47,8 +46,7 @@ from .passes.card_tables import CardTables
 from .passes.cards import reads_only_card
 from .passes.dispatch import domains_of
 from .passes.flow import following as phases_following, written_after
-from .passes.keyed import (TABLE_PREFIX, compared, constant_function, key_fields, keyed_function, read_only,
-                           table_statements)
+from .passes.keyed import compared, constant_function, key_fields, keyed_function, read_only, table_statements
 from .passes.lazy_maps import held_containers, lazy_maps
 from .scopes import MATCH_CONTEXT, VariantScopes, names_in, plain
 from .source import source_of, text_of
@@ -295,7 +293,7 @@ class _VariantCompiler:
 
     def keyed(self) -> None:
         """Each derived value that reads only state fields of a few values, as a table keyed by
-        them built when the module loads (passes/keyed.py); read first by its f_<name>."""
+        them, filled as positions ask (passes/keyed.py); read first by its f_<name>."""
         scopes = self.scopes
         trees = [*self.checked.values(), *self.template_trees, *(entry[1] for entry in scopes.inline.values()),
                  *(entry[0] for entry in scopes.derived.values())]
@@ -312,9 +310,10 @@ class _VariantCompiler:
             fields = key_fields(name, scopes, self.table.seats, self.deck.suits, values, scopes.base["knobs_as_data"])
             if fields is None:
                 continue
-            self.builder.functions[k] = keyed_function(fn_name, TABLE_PREFIX + name, fields, self.builder.functions[k])
-            self.builder.statements += table_statements(name, clone(self.builder.bodies[fn_name]), fields,
-                                                        read_only(name, trees))
+            front, behind = keyed_function(fn_name, name, fields, self.builder.functions[k], read_only(name, trees))
+            self.builder.functions[k] = front
+            self.builder.functions.append(behind)
+            self.builder.statements += table_statements(name, fields)
 
     # 4 ---------------------------------------------------------------------------------------
     def fuse(self) -> None:

@@ -8,7 +8,7 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
                  (domains.py `key_domain`: the led suit);
 - keyed.py       `key_fields`, `read_only`: a derived value reading only state fields of a few
                  values (seats, compared literals, a map's keys) becomes a table keyed by them,
-                 built when the module loads, with the memoised body behind it;
+                 filled as positions ask, with the memoised body behind it;
 - candidates.py  `per_candidate`: a calls phase's filter written out per candidate, its fields
                  folded in (`fold`);
 - dispatch.py    `dispatch_field`, `dispatched`: a calls phase's action effects written out per

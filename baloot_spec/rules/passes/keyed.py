@@ -1,6 +1,6 @@
 """Derived values as tables keyed by the state fields they read: `opponents_in_order` is a list
 of seats worked out from `dealer` and `buyer` (a loop over four positions, two lookups each);
-with a table per (dealer, buyer) built when the module loads it is two dict lookups.
+with a table per (dealer, buyer) it is two dict lookups.
 
 A derived value (a rule function of no arguments) is keyed when its body, and every rule
 function it calls, reads no state but some fields, each used only in ways that cannot tell two
@@ -11,11 +11,12 @@ field's values are then the constants it is compared with anywhere in the varian
 the keys of the maps it indexes, the seats or suits for a seat or suit, true and false for a
 test, and its initial value. Any other value of the state (`none` before the bidding, a seat
 read where no table holds it, an unhashable one) finds no entry and the body is worked out as
-before: the table is only a shortcut, built by running the body itself on each combination.
+before: the table is only a shortcut, filled with what the body itself worked out at the
+positions that asked (never ahead, at load: a slow body then stays under the hand's budget).
 
 A value that is a list is shared by every position that reads it, so it is kept only where the
 rules just read it (`read_only`: indexed, `len`, `in`, iterated); other values must be plain
-(text, int, bool, none), checked as the table is built (expr/builtins.py `keyed_table`).
+(text, int, bool, none), checked as the table is filled (expr/builtins.py `keyed_fill`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from ...expr.types import SEAT, SUIT
 from ..pyast import function
 
 TABLE_PREFIX = "k__keyed_"
-FUNCTION_PREFIX = "t_keyed_"
+FIELDS_PREFIX = "k__keyed_fields_"
+MEMOISED_PREFIX = "m_keyed_"
 MAX_ENTRIES = 1024
 _SEAT_BUILTINS = frozenset({"distance", "seat_after"})
 _ORDERED = frozenset({"==", "!=", "<", "<=", ">", ">="})
@@ -216,10 +218,11 @@ def constant_function(fn_name: str, value: ast.Constant) -> ast.FunctionDef:
     return function(fn_name, "S", [ast.Return(value=value)])
 
 
-def keyed_function(fn_name: str, table: str, fields: dict, memoised: ast.FunctionDef) -> ast.FunctionDef:
-    """`f_x(S)`: the table's entry for the fields' values, else (no entry, or a value that
-    cannot be a key) the memoised body as before."""
-    lookup: ast.expr = ast.Name(id=table, ctx=ast.Load())
+def keyed_function(fn_name: str, name: str, fields: dict, memoised: ast.FunctionDef, lists: bool) -> list:
+    """`f_x(S)`: the table's entry for the fields' values; else (no entry yet, or a value that
+    cannot be a key) the memoised body as before, renamed `m_keyed_x`, whose value is then kept
+    in the table (expr/builtins.py `keyed_fill`). Returns both functions."""
+    lookup: ast.expr = ast.Name(id=TABLE_PREFIX + name, ctx=ast.Load())
     for field in fields:
         key = ast.Attribute(value=ast.Name(id="S", ctx=ast.Load()), attr=field, ctx=ast.Load())
         lookup = ast.Subscript(value=lookup, slice=key, ctx=ast.Load())
@@ -228,17 +231,23 @@ def keyed_function(fn_name: str, table: str, fields: dict, memoised: ast.Functio
     first = ast.Try(body=[ast.Return(value=lookup)],
                     handlers=[ast.ExceptHandler(type=ast.Name(id="_KeyMiss", ctx=ast.Load()), name=None,
                                                 body=[ast.Pass()])], orelse=[], finalbody=[])
-    return ast.FunctionDef(name=fn_name, args=memoised.args, body=[first, *memoised.body],
-                           decorator_list=[], returns=None)
+    body_name = MEMOISED_PREFIX + name
+    worked_out = ast.Call(func=ast.Name(id=body_name, ctx=ast.Load()), args=[ast.Name(id="S", ctx=ast.Load())],
+                          keywords=[])
+    fill = ast.Call(func=ast.Name(id="_keyed_fill", ctx=ast.Load()),
+                    args=[ast.Name(id=TABLE_PREFIX + name, ctx=ast.Load()), ast.Name(id=FIELDS_PREFIX + name, ctx=ast.Load()),
+                          ast.Name(id="S", ctx=ast.Load()), worked_out, ast.Constant(lists)], keywords=[])
+    front = ast.FunctionDef(name=fn_name, args=memoised.args, body=[first, ast.Return(value=fill)],
+                            decorator_list=[], returns=None)
+    behind = ast.FunctionDef(name=body_name, args=memoised.args, body=memoised.body, decorator_list=[], returns=None)
+    return [front, behind]
 
 
-def table_statements(name: str, body: ast.expr, fields: dict, lists: bool) -> list:
-    """`def t_keyed_x(S): return body` and `k__keyed_x = _keyed_table(t_keyed_x, fields, lists)`,
-    run when the module loads."""
-    fn = function(FUNCTION_PREFIX + name, "S", [ast.Return(value=body)])
+def table_statements(name: str, fields: dict) -> list:
+    """`k__keyed_x = {}` (filled as positions ask: expr/builtins.py `keyed_fill`) and
+    `k__keyed_fields_x`, the key fields and the values each may take, run when the module loads."""
     spec = ast.Tuple(elts=[ast.Tuple(elts=[ast.Constant(field), ast.Tuple(
         elts=[ast.Constant(v) for v in values], ctx=ast.Load())], ctx=ast.Load())
         for field, values in fields.items()], ctx=ast.Load())
-    made = ast.Call(func=ast.Name(id="_keyed_table", ctx=ast.Load()),
-                    args=[ast.Name(id=FUNCTION_PREFIX + name, ctx=ast.Load()), spec, ast.Constant(lists)], keywords=[])
-    return [fn, ast.Assign(targets=[ast.Name(id=TABLE_PREFIX + name, ctx=ast.Store())], value=made)]
+    return [ast.Assign(targets=[ast.Name(id=TABLE_PREFIX + name, ctx=ast.Store())], value=ast.Dict(keys=[], values=[])),
+            ast.Assign(targets=[ast.Name(id=FIELDS_PREFIX + name, ctx=ast.Store())], value=spec)]
