@@ -347,3 +347,34 @@ def keyed_card_table(function, deck, domains) -> dict:
         return {key: level(keys + (key,), rest[1:]) for key in domain}
 
     return level((), domains)
+
+
+def keyed_fill(table: dict, fields: tuple, S, value, lists: bool):
+    """Return `value`, the derived value just worked out from `S`, after keeping it in `table`
+    ({v1: {v2: ... value}}, rules/passes/keyed.py) under the values `S` holds in the key fields
+    (`fields`: (name, values) pairs), when each of them is one of its field's values and the
+    value is plain (text, int, bool, none; or, with `lists`, a list of those). The table is
+    filled as positions ask, never ahead: a body is worked out only where the rules read it, under
+    the hand's time budget (budget.py), so a slow one cannot hold up loading the rules. With no
+    fields the key is ()."""
+    if not (_plain(value) or (lists and type(value) is list and all(_plain(v) for v in value))):
+        return value
+    if not fields:
+        table[()] = value
+        return value
+    row = table
+    try:
+        keys = [getattr(S, name) for name, _ in fields]
+        for key, (_, values) in zip(keys, fields):
+            if key not in values:   # (a value outside the field's few: not kept, the table stays small)
+                return value
+        for key in keys[:-1]:
+            row = row.setdefault(key, {})
+        row[keys[-1]] = value
+    except Exception:   # (a field the state lacks, an unhashable value: not kept)
+        pass
+    return value
+
+
+def _plain(value) -> bool:
+    return value is None or type(value) in (str, int, bool)

@@ -7,9 +7,11 @@ The stages, in order (compile_variant reads as this list):
 3. phases, rules (filters and checks), effects, facts and steps: each expression checked
    (expr/resolve.py: names, knobs, types; a located RulesError if it cannot work) and emitted
    as `ast` (expr/emit.py: knobs folded, functions inlined), loops over short constant lists
-   written out (expr/unroll.py), enter effects' maps made lazy (passes/lazy_maps.py);
+   written out (expr/unroll.py), enter effects' maps made lazy (passes/lazy_maps.py); then
+   derived values of a few state fields' values made tables (passes/keyed.py);
 4. fusing (fuse.py): one function per phase for its filters, checks and effects, with the
-   passes of passes/ (per-card and per-candidate specialisation, hoisting, action guards);
+   passes of passes/ (per-card and per-candidate specialisation, hoisting, action guards,
+   action effects per value of an action field);
 5. the module (module.py): comprehensions written out as loops (expr/lower.py), unparsed once,
    compiled with the builtin `compile` and cached by the variant hash.
 
@@ -42,7 +44,9 @@ from .loader import Variant
 from .module import ModuleBuilder
 from .passes.card_tables import CardTables
 from .passes.cards import reads_only_card
+from .passes.dispatch import domains_of
 from .passes.flow import following as phases_following, written_after
+from .passes.keyed import compared, constant_function, key_fields, keyed_function, read_only, table_statements
 from .passes.lazy_maps import held_containers, lazy_maps
 from .scopes import MATCH_CONTEXT, VariantScopes, names_in, plain
 from .source import source_of, text_of
@@ -81,6 +85,7 @@ def _compiled_plan(variant: Variant, observe=None, knobs_as_data: bool = False):
     compiler.rules()                                #    filters and checks,
     compiler.effects()                              #    effects,
     compiler.scoring()                              #    facts, scoring and match steps
+    compiler.keyed()                                #    derived values as tables keyed by state fields
     compiler.fuse()                                 # 4. one function per phase and moment
     plan = compiler.plan()                          # 5. the module, and what names its functions
     if len(TREES) > known_trees:
@@ -109,6 +114,7 @@ class _VariantCompiler:
         self.fused: dict[str, dict] = {}       # phase -> its rules' and effects' emitted parts, for fusing
         self.rules_by_id: dict = {}
         self.held: set = set()   # the containers the engine changes in place that an effect's value may hold
+        self.template_trees: list = []   # the explanations' holes, checked (what keyed() reads besides `checked`)
 
     def expr(self, value, scope: Scope, rule_id: str, written_out: bool = True, boolean: bool = False,
              tree=None) -> ast.expr:
@@ -212,7 +218,7 @@ class _VariantCompiler:
             test = builder.add("S, A", test_src)
             # A filter also gets a whole-list form: one call per position instead of one per candidate.
             keep = builder.add("S, C", _kept(test_src)) if kind == "filter" else None
-            explain = template(builder, rule.get("explain") or rule["id"], scope, rule["id"])
+            explain = template(builder, rule.get("explain") or rule["id"], scope, rule["id"], self.template_trees)
             compiled = CompiledRule(rule["id"], rule["phase"], kind, when, test, bool(rule.get("if_possible", False)),
                                     explain, rule.get("source"), keep, reads)
             (phase.filters if kind == "filter" else phase.checks).append(compiled)
@@ -285,6 +291,30 @@ class _VariantCompiler:
         self.facts_of = builder.add("V", record_of(scopes.fact_names), prefix="facts_of")
         self.score_of = builder.add("V", record_of(scopes.fact_names + scopes.score_names), prefix="score_of")
 
+    def keyed(self) -> None:
+        """Each derived value that reads only state fields of a few values, as a table keyed by
+        them, filled as positions ask (passes/keyed.py); read first by its f_<name>."""
+        scopes = self.scopes
+        trees = [*self.checked.values(), *self.template_trees, *(entry[1] for entry in scopes.inline.values()),
+                 *(entry[0] for entry in scopes.derived.values())]
+        values = compared(trees, scopes.constants)
+        functions = {fn.name: k for k, fn in enumerate(self.builder.functions)}
+        for name in scopes.derived:
+            fn_name = f"f_{name}"
+            if fn_name not in functions:
+                continue
+            k = functions[fn_name]
+            if isinstance(self.builder.bodies[fn_name], ast.Constant):   # (a knob folded it: no memo)
+                self.builder.functions[k] = constant_function(fn_name, self.builder.bodies[fn_name])
+                continue
+            fields = key_fields(name, scopes, self.table.seats, self.deck.suits, values, scopes.base["knobs_as_data"])
+            if fields is None:
+                continue
+            front, behind = keyed_function(fn_name, name, fields, self.builder.functions[k], read_only(name, trees))
+            self.builder.functions[k] = front
+            self.builder.functions.append(behind)
+            self.builder.statements += table_statements(name, fields)
+
     # 4 ---------------------------------------------------------------------------------------
     def fuse(self) -> None:
         builder = self.builder
@@ -293,7 +323,8 @@ class _VariantCompiler:
             phase.narrow_over_cards = phase.kind == "tricks" and all(reads_only_card(f[2]) for f in parts.get("filter", []))
             phase.narrow = fused_narrow(builder, parts.get("filter", []), _candidates_of(phase), phase.narrow_over_cards)
             phase.check = fused_check(builder, parts.get("check", []))
-            phase.effects = {on: fused_effects(builder, parts.get(on, [])) for on in ("action", "enter", "exit")}
+            phase.effects = {on: fused_effects(builder, parts.get(on, []), domains_of(phase.actions) if on == "action" else None)
+                             for on in ("action", "enter", "exit")}
             phase.check_guard = guard_fn(builder, parts.get("check", []))
             phase.action_guard = guard_fn(builder, parts.get("action", []))
             phase.refusal_guard = refusal_fn(builder, parts.get("check", []))

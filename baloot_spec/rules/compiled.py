@@ -19,7 +19,7 @@ from itertools import product
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
-from ..expr.builtins import LazyMap, Rec, card_table, keyed_card_table, make_builtins, scoring_namespace
+from ..expr.builtins import LazyMap, Rec, card_table, keyed_card_table, keyed_fill, make_builtins, scoring_namespace
 from ..expr.scope import KNOBS
 from . import cache as disk_cache
 from .loader import Variant
@@ -175,6 +175,8 @@ def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tu
     namespace["k__deck"] = tuple(deck.cards)   # what a per-card table covers (passes/card_tables.py)
     namespace["_card_table"] = card_table
     namespace["_keyed_card_table"] = keyed_card_table
+    namespace["_keyed_fill"] = keyed_fill   # (derived values keyed by state fields: passes/keyed.py)
+    namespace["_KeyMiss"] = (KeyError, TypeError, AttributeError)
     namespace["k__after"] = {steps: {seat: table.after(seat, steps) for seat in table.seats} for steps in range(len(table.seats))}
     namespace[KNOBS] = interned(dict(variant.knobs))
     exec(_compiled(plan["source"], filename or f"<rules {variant.hash}>"), namespace)  # generated source only

@@ -11,6 +11,7 @@ import ast
 from .module import ModuleBuilder
 from .passes.candidates import per_candidate
 from .passes.cards import on_cards
+from .passes.dispatch import dispatch_field, dispatched, folded_when
 from .passes.guards import any_guard, refusal_guard
 from .passes.hoist import hoisted
 from .pyast import (append, assign, attr, both, call, const, either, function, if_, is_const, lazy_locals, name, not_,
@@ -27,17 +28,28 @@ def fused_check(builder: ModuleBuilder, checks: list) -> str:
                            any_guard([c[1] for c in checks]))
 
 
-def fused_effects(builder: ModuleBuilder, effects: list) -> str:
+def fused_effects(builder: ModuleBuilder, effects: list, domains: dict | None = None) -> str:
     """All effects of a phase at one moment, in order; each sees the state the earlier ones left
-    (their new values, and a fresh memo of derived values). `effects`: (id, when, values, names)."""
-    body = []
-    for k, (_effect_id, when, values, names) in enumerate(effects):
-        targets = ast.Tuple(elts=[attr("S", n, ast.Store()) for n in names], ctx=ast.Store())
-        body += [assign("i", const(k)), *lazy_locals(when, values),
-                 if_(when, [ast.Assign(targets=[targets], value=values),
-                            ast.Assign(targets=[attr("S", "_memo", ast.Store())], value=ast.Dict(keys=[], values=[]))])]
-    return builder.guarded("effects", "S, A", [e[0] for e in effects], body, ast.Constant(None),
-                           any_guard([e[1] for e in effects]))
+    (their new values, and a fresh memo of derived values). `effects`: (id, when, values, names).
+    With `domains` (a calls phase's action fields and their values), written out per value of the
+    field that rules out the most effects (passes/dispatch.py)."""
+    def run(whens: list) -> list:
+        body = []
+        for k, ((_effect_id, _when, values, names), when) in enumerate(zip(effects, whens)):
+            if is_const(when, False):
+                continue
+            targets = ast.Tuple(elts=[attr("S", n, ast.Store()) for n in names], ctx=ast.Store())
+            then = [ast.Assign(targets=[targets], value=values),
+                    ast.Assign(targets=[attr("S", "_memo", ast.Store())], value=ast.Dict(keys=[], values=[]))]
+            body += [assign("i", const(k)), *lazy_locals(when, values), *(then if is_const(when, True) else [if_(when, then)])]
+        return body
+
+    whens = [e[1] for e in effects]
+    body = run(whens)
+    field = dispatch_field(whens, domains) if domains and effects else None
+    if field is not None:
+        body = dispatched(field, domains[field], lambda value: run([folded_when(w, field, value) for w in whens]), body)
+    return builder.guarded("effects", "S, A", [e[0] for e in effects], body, ast.Constant(None), any_guard(whens))
 
 
 def fused_facts(builder: ModuleBuilder, sources: list) -> str:

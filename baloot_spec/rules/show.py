@@ -12,10 +12,12 @@ import ast
 
 from ..errors import BalootError
 from ..suggest import did_you_mean
+from .passes.keyed import MEMOISED_PREFIX
 
 _PHASE_FUNCTIONS = ("next", "turn", "end", "leader", "winner", "taker", "narrow", "check", "check_guard",
                     "action_guard", "refusal_guard", "facts_all")
 _ITEM_FUNCTIONS = ("when", "test", "keep", "explain", "values")
+_CALLED = ("f_", MEMOISED_PREFIX)   # rule functions, and a keyed derived value's body (passes/keyed.py)
 
 
 class UnknownPhase(BalootError):
@@ -37,7 +39,7 @@ def phase_code(rules, phase_name: str) -> str:
     todo = [name for name in wanted if name in defs]
     while todo:   # (and the rule functions they call, transitively)
         for node in ast.walk(defs[todo.pop()]):
-            if isinstance(node, ast.Name) and node.id.startswith("f_") and node.id in defs and node.id not in wanted:
+            if isinstance(node, ast.Name) and node.id.startswith(_CALLED) and node.id in defs and node.id not in wanted:
                 wanted.add(node.id)
                 todo.append(node.id)
     return "\n\n".join(ast.unparse(node) for name, node in defs.items() if name in wanted) + "\n"

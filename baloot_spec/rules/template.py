@@ -32,8 +32,9 @@ def holes(text: str) -> list[tuple[int, int]]:
             position = start + 1
 
 
-def template(builder: ModuleBuilder, value, scope: Scope, rule_id: str) -> str:
-    """f(S, A) giving the explanation `value` (a template) for one position and action."""
+def template(builder: ModuleBuilder, value, scope: Scope, rule_id: str, trees: list | None = None) -> str:
+    """f(S, A) giving the explanation `value` (a template) for one position and action; each
+    hole's checked tree is appended to `trees`, if given."""
     text, source = str(text_of(value)), source_of(value)
     parts: list = []
     position = 0
@@ -41,7 +42,10 @@ def template(builder: ModuleBuilder, value, scope: Scope, rule_id: str) -> str:
         if start > position:
             parts.append(const(text[position:start]))
         where = ExprSource(source.file, source.line, source.column + start, source.quoted, source.block)
-        parts.append(call("b_text", emit(check(text[start + 1:end - 1], scope, where, rule_id), scope)))
+        checked = check(text[start + 1:end - 1], scope, where, rule_id)
+        if trees is not None:
+            trees.append(checked)
+        parts.append(call("b_text", emit(checked, scope)))
         position = end
     if position < len(text):
         parts.append(const(text[position:]))

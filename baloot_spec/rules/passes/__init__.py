@@ -6,8 +6,13 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
                  only constants, knobs and the contract becomes a lookup in a table of the deck,
                  keyed too by the derived values it reads that have a few known values
                  (domains.py `key_domain`: the led suit);
+- keyed.py       `key_fields`, `read_only`: a derived value reading only state fields of a few
+                 values (seats, compared literals, a map's keys) becomes a table keyed by them,
+                 filled as positions ask, with the memoised body behind it;
 - candidates.py  `per_candidate`: a calls phase's filter written out per candidate, its fields
                  folded in (`fold`);
+- dispatch.py    `dispatch_field`, `dispatched`: a calls phase's action effects written out per
+                 value of one action field, their `when`s folded;
 - hoist.py       `hoisted`: derived values read before the loop over the candidates;
 - guards.py      `action_guard` / `any_guard`: the test of the action alone that rules a rule out;
 - lazy_maps.py   `lazy_maps`: an enter effect's maps made LazyMaps, and `held_containers`;
