@@ -1,13 +1,14 @@
 """The random player's cards, played in one Python frame: while a trick phase runs, each card is
 drawn among what the rules keep and, where nothing is said with it and no rule's action effect
-applies to it, put into the trick here, with the phase's tables read once for the whole phase.
+applies to it, put into the trick here (the trick closed here at its last card), with the
+phase's tables read once for the whole phase.
 
 Why: the random player's step went through three calls a card (`legal`, `play_announcing`,
-`apply`), each unpacking the position again; a card that neither completes a trick nor is said
-with anything was about 350 bytecodes of that glue (tools/BENCHMARKS.md, step 92). Anything
-else (a card said with something, an action effect, a trick's last card, a phase whose tables
-do not allow it) goes the way it went before, by `play_announcing` or `apply`, so the events,
-the log and the seeded draws are the same.
+`apply`), each unpacking the position again; a card said with nothing was about 350 bytecodes of
+that glue (tools/BENCHMARKS.md, step 92). Anything else (a card said with something, an action
+effect, a card whose Play is not made yet, a phase whose tables do not allow it) goes the way it
+went before, by `play_announcing`'s questions, `play_legal` or `apply`, so the events, the log and
+the seeded draws are the same.
 
 A mixin of Hand (engine/hand.py): its methods read the hand's position as Hand keeps it."""
 
