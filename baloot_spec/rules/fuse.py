@@ -138,7 +138,8 @@ def fused_narrow(builder: ModuleBuilder, filters: list, candidates: list | None 
             continue
         lifted, test = hoisted(test)
         whole[0] = False
-        body.append(if_(when, lifted + kept_loop(test) + [if_(name("K"), [assign("C", name("K"))])]))
+        lines = lifted + kept_loop(test) + [if_(name("K"), [assign("C", name("K"))])]
+        body.extend(lines) if is_const(when, True) else body.append(if_(when, lines))
     flush()
     fn_name = builder.next_name("narrow")
     builder.functions.append(function(fn_name, "S, C", [
