@@ -12,7 +12,8 @@ from dataclasses import replace
 import pytest
 
 from baloot_spec.cards import Table
-from baloot_spec.engine.random_play import play_random_hand
+from baloot_spec.engine.hand import Hand
+from baloot_spec.engine.random_play import play_random_hand, random_deck
 from baloot_spec.engine.state import CURRENT_TRICK
 from baloot_spec.expr.builtins import Rec, make_builtins
 from baloot_spec.expr.emit import emit
@@ -167,3 +168,27 @@ def test_the_engine_narrows_with_the_function_made_for_the_current_trick_s_lengt
         play_random_hand(rules, rng, rules.table.seats[hand_number % 4])
     assert calls and all(made == at for made, at in calls)
     assert {made for made, _ in calls} == set(range(len(rules.table.seats)))
+
+
+def test_a_specialised_trick_phase_s_narrow_for_any_length_is_the_one_made_for_the_length():
+    # (no whole narrow testing the length is compiled: one picks the narrow of the trick's length,
+    # and past the lengths it says it failed, None, as a failing narrow does)
+    rules = load_variant()
+    checked = set()
+    rng = random.Random(11)
+    for hand_number in range(6):
+        hand = Hand(rules, rules.table.seats[hand_number % 4], {"deck": random_deck(rules, rng)})
+        while not hand.is_over():
+            S = hand.state
+            phase = hand._now[0]
+            if phase.kind == "tricks" and phase.narrows[0] is not phase.narrow:
+                cards = list(S.hands[hand.turn()])
+                assert phase.narrow(S, list(cards)) == phase.narrows[len(S.trick)](S, list(cards))
+                checked.add(len(S.trick))
+                if S.trick:   # (a trick as long as the table: no narrow is made for it)
+                    now = S.trick
+                    S.trick = [now[0]] * len(rules.table.seats)
+                    assert phase.narrow(S, list(cards)) is None
+                    S.trick = now
+            hand.play_legal(rng.randrange(len(hand.legal())))
+    assert checked == set(range(len(rules.table.seats)))

@@ -37,8 +37,8 @@ from ..suggest import did_you_mean
 from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase, code_of,
                        instantiate, store_phase_code, store_plan, table_and_deck)
-from .fuse import (fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, phase_fn, record_of,
-                   refusal_fn)
+from .fuse import (fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, narrow_by_length,
+                   phase_fn, record_of, refusal_fn)
 from .loader import Variant
 from .module import ModuleBuilder
 from .passes.card_tables import CardTables
@@ -381,8 +381,9 @@ class _VariantCompiler:
         try:
             out = ModuleBuilder()
             parts: dict = {"filter": [], "check": [], "action": [], "exit": []}
+            tricks = generic.kind == "tricks"
             for rule in self.rs.lists["rules"]:
-                if rule["phase"] == phase_name:
+                if rule["phase"] == phase_name and not (tricks and "only" in rule):   # (filters: per length, below)
                     kind, _scope, when, test = self.rule_parts(rule)
                     parts[kind].append((rule["id"], when, test, bool(rule.get("if_possible", False))))
             for effect in self.rs.lists["effects"]:
@@ -390,16 +391,18 @@ class _VariantCompiler:
                     on, when, values_of = self.effect_parts(effect)
                     parts[on].append((effect["id"], when, values_of, tuple(effect["set"])))
             scope = self.scopes.hand()
-            names = {"narrow": fused_narrow(out, parts["filter"], _candidates_of(generic), generic.narrow_over_cards),
-                     "check": fused_check(out, parts["check"]),
+            names = {"check": fused_check(out, parts["check"]),
                      "action": fused_effects(out, parts["action"]), "exit": fused_effects(out, parts["exit"]),
                      "next": phase_fn(out, "next", item, self.expr(item["next"], scope, item["id"])),
                      "check_guard": guard_fn(out, parts["check"]), "action_guard": guard_fn(out, parts["action"]),
                      "refusal_guard": refusal_fn(out, parts["check"])}
-            if generic.kind == "tricks":   # the narrow per length of the current trick, the winner for a full one
+            if tricks:   # the narrow per length of the current trick (and one that picks it), the winner for a full one
                 names["narrows"] = self._narrows(out, phase_name, generic.narrow_over_cards)
+                names["narrow"] = narrow_by_length(out, names["narrows"], CURRENT_TRICK)
                 names["winner"] = self._with_trick(self.seats, lambda: phase_fn(
                     out, "winner", item, self.expr(item["winner"], scope, item["id"])))
+            else:
+                names["narrow"] = fused_narrow(out, parts["filter"], _candidates_of(generic), generic.narrow_over_cards)
             if generic.kind == "calls":
                 names["turn"] = phase_fn(out, "turn", item, self.expr(item["turn"], scope, item["id"]))
                 names["end"] = phase_fn(out, "end", item, self.expr(item["end"], scope, item["id"]))

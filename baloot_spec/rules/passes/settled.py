@@ -34,7 +34,7 @@ def _drop_dead(function: ast.FunctionDef) -> ast.FunctionDef:
     """Once every test of a lazy local is answered, its `_h_x = ...` is never seen: every read
     left comes after a value was assigned (the start is dropped); a lazy local never read at all
     keeps no `(_h_x := body)` either, only the body (still computed, where it was)."""
-    read, tested, named = set(), set(), False
+    read, tested, named = set(), set(), set()
     for sub in walk(function):
         kind = type(sub)
         if kind is ast.Name:
@@ -45,8 +45,8 @@ def _drop_dead(function: ast.FunctionDef) -> ast.FunctionDef:
             if found is not None:
                 tested.add(found[0])
         elif kind is ast.NamedExpr:
-            named = True
-    if named:   # (a value whose name nothing reads: the value alone)
+            named.add(sub.target.id)
+    if any(_lazy(local) for local in named - read):   # (a value whose name nothing reads: the value alone)
         for sub in walk(function):
             for field, value in sub.__dict__.items():
                 if type(value) is ast.NamedExpr and _lazy(value.target.id) and value.target.id not in read:
