@@ -166,11 +166,10 @@ def test_a_first_read_fetches_and_a_later_read_is_the_local():
         """)
     assert _same(settled, """
         def f(S):
-            _h_led = ...
             a = (_h_led := f_led(S))
             b = _h_led
             return a + b
-        """)
+        """)   # (`_h_led = ...` is never seen once no read tests it: dropped)
 
 
 def test_a_lowered_test_of_a_known_local_keeps_the_branch_that_runs():
@@ -188,7 +187,6 @@ def test_a_lowered_test_of_a_known_local_keeps_the_branch_that_runs():
         """)
     assert _same(settled, """
         def f(S):
-            _h_x = ...
             _h_x = g(S)
             t = _h_x
             return t
@@ -236,6 +234,27 @@ def test_a_reset_makes_the_local_unset_again_and_a_handler_knows_nothing():
             except E:
                 c = {LAZY}
             return {LAZY}
+        """)
+
+
+def test_a_lazy_local_never_read_keeps_its_value_and_loses_its_name_and_one_still_tested_keeps_its_start():
+    settled = _settled(f"""
+        def f(S):
+            _h_led = ...
+            _h_w = ...
+            _h_t = ...
+            a = {LAZY}.seat
+            b = {LAZY.replace('led', 'w')}
+            c = S.x and {LAZY.replace('led', 't')}
+            return a + {LAZY.replace('led', 't')}
+        """)
+    assert _same(settled, f"""
+        def f(S):
+            _h_t = ...
+            a = f_led(S).seat
+            b = f_w(S)
+            c = S.x and (_h_t := f_t(S))
+            return a + {LAZY.replace('led', 't')}
         """)
 
 

@@ -185,7 +185,7 @@ def test_the_default_rules_run_no_comprehension():
     for contract in (("sun", None), ("hokum", "S")):
         for name in ("play", "score"):
             phase = rules.specialized(name, contract)
-            for fn in (phase.narrow, phase.check, phase.winner, phase.facts_all):
+            for fn in (phase.narrow, *phase.narrows, phase.check, phase.winner, phase.facts_all):
                 if fn is not None:
                     assert not any(getattr(c, "co_name", "") in ("<listcomp>", "<genexpr>", "<dictcomp>")
                                    for c in fn.__code__.co_consts)

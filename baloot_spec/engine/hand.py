@@ -125,12 +125,14 @@ class Hand(Judging, Announcing, RandomCards):
                 if kept is None:   # a rule failed: run them one by one, which names it
                     kept, _ = self._narrow(phase, table.calls, None)
             elif phase.narrow_over_cards:   # the rules look at the cards alone
-                narrow = phase.narrow
+                # (compiled for the current trick's length: CURRENT_TRICK, engine/state.py)
+                narrow = phase.narrows[len(S.trick)]
                 kept = narrow(S, S.hands[seat])
                 if kept is None:
                     kept = self._kept_cards(phase)
             else:
-                kept = phase.narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
+                narrow = phase.narrows[len(S.trick)]
+                kept = narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
                 kept = self._kept_cards(phase) if kept is None else list(map(_CARD_OF, kept))
             self._kept = kept
         if kept_only:   # (a flag, not a method of its own: the replay's legal() stays one call)

@@ -137,6 +137,12 @@ def _hashable(value):
 # false to its empty value (expr/compiler.py).
 ENGINE_LISTS = frozenset({"all_cards", "all_seats", "suits", "trick", "tricks", "played", "hand"})
 
+# The list of plays of the current trick in a `tricks` phase (engine/hand.py appends to it). The
+# engine knows its length whenever it calls the phase's functions: 0 .. seats-1 when it narrows
+# a player's cards (taking the phase's `narrows[len(trick)]`), every seat's when it asks the
+# winner. The compiler specialises those functions on it (expr/lengths.py, rules/compile.py).
+CURRENT_TRICK = "trick"
+
 
 # The generic fields the engine itself changes once the first phase is entered, by the kind of
 # phase it is in ("*": in every phase; `hand` follows `hands` and `actor`). The compiler reads it

@@ -27,6 +27,7 @@ import operator
 
 from . import tree as t
 from .astutil import clone
+from .lengths import item_of, known_length, max_of_known_list, writable, written, written_index
 from .resolve import resolve
 from .scope import KNOBS, Scope
 
@@ -133,8 +134,10 @@ class Emitter:
     one generated module); `stack` holds the functions being inlined around this body."""
 
     def __init__(self, scope: Scope, fixed: dict | None = None, names=None, suffix: str = "",
-                 stack: frozenset = frozenset(), tables=None):
+                 stack: frozenset = frozenset(), tables=None, lengths: dict | None = None):
         self.scope, self.fixed = scope, fixed
+        # state list field -> its length, where the code is specialised on it (expr/lengths.py)
+        self.lengths = lengths
         self.names = names if names is not None else itertools.count(1)
         self.suffix, self.stack = suffix, stack
         self.in_iterable = 0          # inside a comprehension's iterable (no := allowed there)
@@ -167,7 +170,8 @@ class Emitter:
     def _ref(self, node):
         kind, name = node.kind, node.name
         if kind == "local":
-            return _name(self.env[node.binder])
+            bound = self.env[node.binder]   # (a written-out item's ast: expr/lengths.py)
+            return _name(bound) if type(bound) is str else clone(bound)
         if kind == "param":
             argument = self.env.get(("param", name))
             return clone(argument) if argument is not None else _name(f"v_{name}")
@@ -207,10 +211,11 @@ class Emitter:
 
     def _derived_body(self, name: str):
         entry = self.scope.derived.get(name)
-        if not self.fixed or entry is None or name in self.stack or len(self.stack) >= INLINE_DEPTH:
+        if not (self.fixed or self.lengths) or entry is None or name in self.stack or len(self.stack) >= INLINE_DEPTH:
             return None
         tree, callee_scope = entry
-        inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name}, self.tables)
+        inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name}, self.tables,
+                        self.lengths)
         return inner.emit(resolved_body(tree, callee_scope))
 
     def _attr(self, node):
@@ -247,6 +252,14 @@ class Emitter:
                 and args[0].id[2:] in self.scope.indexable:   # a constant list's position table
             table = ast.Attribute(value=_name(f"k__ix_{args[0].id[2:]}"), attr="get", ctx=ast.Load())
             return ast.Call(func=table, args=[args[1], ast.Constant(-1)], keywords=[])
+        if self.lengths:
+            if name == "len" and len(args) == 1 and known_length(args[0], self.lengths) is not None:
+                return ast.Constant(known_length(args[0], self.lengths))
+            if name == "index" and len(args) == 2:
+                item = getattr(node.args[0].type, "item", None)
+                found = written_index(args[0], args[1], getattr(item, "kind", None))
+                if found is not None:
+                    return found
         return _call(f"b_{name}", *args)
 
     def _inlined(self, name: str, args: list, arg_nodes: tuple = ()):
@@ -261,7 +274,8 @@ class Emitter:
         for param, arg in zip(params, args):
             if not (_trivial(arg) or used_once(body, param, _holds_assignment(arg))):
                 return None
-        inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name}, self.tables)
+        inner = Emitter(callee_scope, self.fixed, self.names, f"_{next(self.names)}", self.stack | {name}, self.tables,
+                        self.lengths)
         inner.in_iterable = self.in_iterable
         inner.env.update((key, value) for key, value in self.env.items() if type(key) is tuple and key[0] == "derived")
         inner.env.update((("param", p), a) for p, a in zip(params, args))
@@ -284,11 +298,19 @@ class Emitter:
             # max(x for x in xs): the list itself, with no comprehension (nor its frame), and
             # read in the enclosing scope, where a derived value can be held in a local.
             items = self.emit(node.iterable)
+            count = known_length(items, self.lengths)
+            if count is not None and kind != "sum":   # (the list itself: of none, None; else max(xs))
+                return _call(kind, items) if count else ast.Constant(None)
             if kind == "sum":
                 return _call("sum", items)
             listed = ast.List(elts=[ast.Starred(value=items, ctx=ast.Load())], ctx=ast.Load())
-            return _call(kind, ast.BoolOp(op=ast.Or(), values=[listed, ast.List(elts=[ast.Constant(None)], ctx=ast.Load())]))
+            whole = _call(kind, ast.BoolOp(op=ast.Or(), values=[listed, ast.List(elts=[ast.Constant(None)], ctx=ast.Load())]))
+            return (self.lengths and max_of_known_list(whole)) or whole
         items = self._iterable(node.iterable)
+        count = known_length(items, self.lengths)
+        numeric = getattr(self.type_of(node.elem), "kind", None) in ("int", "bool")
+        if count is not None and writable(kind, node.cond is not None, numeric):
+            return self._written_out(node, items, count)
         self.env[binder] = var
         elem = self.emit(node.elem)
         cond = self.emit(node.cond) if node.cond is not None else None
@@ -333,8 +355,18 @@ class Emitter:
             return loop(elem)
         # sum: of ints (its items typed so), `_isum`, which the lowering (expr/lower.py) writes as
         # an accumulating loop, no list built; the same function as `sum` where it is not lowered
-        numeric = getattr(self.type_of(node.elem), "kind", None) in ("int", "bool")
         return _call(SUM_OF_INTS if numeric else kind, loop(elem))
+
+    def _written_out(self, node, items: ast.expr, count: int) -> ast.expr:
+        """An aggregate over a list of known length, its items written out (expr/lengths.py):
+        the element and condition emitted once per item, the loop variable read as `items[i]`."""
+        elems, conds = [], ([] if node.cond is not None else None)
+        for position in range(count):
+            self.env[node.var] = item_of(items, position)
+            elems.append(self.emit(node.elem))
+            if conds is not None:
+                conds.append(self.emit(node.cond))
+        return written(node.kind, elems, conds)
 
     # operators: folded only where the result is exactly what Python would compute ----------
     def _ifexp(self, node):
@@ -398,6 +430,8 @@ def _is_plain(value) -> bool:
     return value is None or isinstance(value, (str, int, bool))
 
 
-def emit(tree: t.Node, scope: Scope, fixed: dict | None = None, names=None, tables=None) -> ast.expr:
-    """The Python expression for a resolved `tree` in `scope` (see Emitter)."""
-    return Emitter(scope, fixed, names, tables=tables).emit(tree)
+def emit(tree: t.Node, scope: Scope, fixed: dict | None = None, names=None, tables=None,
+         lengths: dict | None = None) -> ast.expr:
+    """The Python expression for a resolved `tree` in `scope` (see Emitter); `lengths`: state
+    lists of known length in the code being made (expr/lengths.py)."""
+    return Emitter(scope, fixed, names, tables=tables, lengths=lengths).emit(tree)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import itertools
 
+from ..engine.state import CURRENT_TRICK
 from ..errors import RulesError
 from ..expr.emit import emit as emit_expression
 from ..expr.parser import TREES
@@ -38,8 +39,8 @@ from ..suggest import did_you_mean
 from . import cache as disk_cache
 from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase, code_of,
                        instantiate, store_phase_code, store_plan, table_and_deck)
-from .fuse import (fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, phase_fn, record_of,
-                   refusal_fn)
+from .fuse import (fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, narrow_by_length,
+                   phase_fn, record_of, refusal_fn)
 from .loader import Variant
 from .module import ModuleBuilder
 from .passes.card_tables import CardTables
@@ -105,6 +106,7 @@ class _VariantCompiler:
         self.function_types: dict = {}   # rule function -> the type of its body (expr/types.py), once checked
         self.checked: dict = {}          # (the same rule re-emitted for a specialised phase is checked once)
         self.fixed: dict = {}            # set only while a phase is being specialised
+        self.lengths: dict = {}          # and the engine lists' lengths it is specialised on (expr/lengths.py)
         self.tables: CardTables | None = None   # its per-card tables (passes/card_tables.py), then
         # Numbers inlined bodies' loop variables apart, one counter per generated module (so that
         # its source depends on the rules alone, and can be found again in the disk cache).
@@ -128,7 +130,7 @@ class _VariantCompiler:
             if tree is None:
                 tree = self.checked[key] = check_expression(text_of(value), scope, source_of(value), rule_id,
                                                             self.function_types, boolean)
-        node = emit_expression(tree, scope, self.fixed or None, self.inline_names, self.tables)
+        node = emit_expression(tree, scope, self.fixed or None, self.inline_names, self.tables, self.lengths or None)
         return unroll(node, self.short) if written_out else node
 
     # 2 ---------------------------------------------------------------------------------------
@@ -322,6 +324,7 @@ class _VariantCompiler:
             phase = self.compiled_phases[name]
             phase.narrow_over_cards = phase.kind == "tricks" and all(reads_only_card(f[2]) for f in parts.get("filter", []))
             phase.narrow = fused_narrow(builder, parts.get("filter", []), _candidates_of(phase), phase.narrow_over_cards)
+            phase.narrows = (phase.narrow,) * self.seats if phase.kind == "tricks" else ()
             phase.check = fused_check(builder, parts.get("check", []))
             phase.effects = {on: fused_effects(builder, parts.get(on, []), domains_of(phase.actions) if on == "action" else None)
                              for on in ("action", "enter", "exit")}
@@ -332,6 +335,7 @@ class _VariantCompiler:
             if phase.narrow is None:
                 phase.narrow_over_cards = phase.kind == "tricks"
                 phase.narrow, phase.check = fused_narrow(builder, []), fused_check(builder, [])
+                phase.narrows = (phase.narrow,) * self.seats if phase.kind == "tricks" else ()
                 phase.effects = {on: fused_effects(builder, []) for on in ("action", "enter", "exit")}
                 phase.check_guard = phase.action_guard = guard_fn(builder, [])
 
@@ -364,6 +368,41 @@ class _VariantCompiler:
             return bind_phase(self.compiled_phases[phase_name], names, code, namespace)
         return specialize
 
+    @property
+    def seats(self) -> int:
+        return len(self.table.seats)
+
+    def _with_trick(self, length: int, make):
+        """What `make()` emits with the current trick's length known to be `length`."""
+        self.lengths[CURRENT_TRICK] = length
+        try:
+            return make()
+        finally:
+            self.lengths.clear()
+
+    def _narrows(self, out: ModuleBuilder, phase_name: str, over_cards: bool) -> tuple:
+        """The phase's narrow for each length of the current trick (a function made for one
+        length and the same as one made for a shorter one is that one)."""
+        made: dict = {}   # the dump of a function's body -> its name
+        names = []
+        for length in range(self.seats):
+            fn_name = self._with_trick(length, lambda: fused_narrow(out, self._filter_parts(phase_name), None, over_cards))
+            body = ast.dump(ast.Module(body=out.functions[-1].body, type_ignores=[]))
+            if body in made:
+                out.functions.pop()
+                fn_name = made[body]
+            names.append(made.setdefault(body, fn_name))
+        return tuple(names)
+
+    def _filter_parts(self, phase_name: str) -> list:
+        """(rule id, when, test, if_possible) of the phase's filters, emitted now."""
+        parts = []
+        for rule in self.rs.lists["rules"]:
+            if rule["phase"] == phase_name and "only" in rule:
+                _kind, _scope, when, test = self.rule_parts(rule)
+                parts.append((rule["id"], when, test, bool(rule.get("if_possible", False))))
+        return parts
+
     def specialized_code(self, phase_name: str, values: tuple):
         generic = self.compiled_phases[phase_name]
         item = next(ph for ph in self.rs.lists["phases"] if ph["name"] == phase_name)
@@ -373,8 +412,9 @@ class _VariantCompiler:
         try:
             out = ModuleBuilder()
             parts: dict = {"filter": [], "check": [], "action": [], "exit": []}
+            tricks = generic.kind == "tricks"
             for rule in self.rs.lists["rules"]:
-                if rule["phase"] == phase_name:
+                if rule["phase"] == phase_name and not (tricks and "only" in rule):   # (filters: per length, below)
                     kind, _scope, when, test = self.rule_parts(rule)
                     parts[kind].append((rule["id"], when, test, bool(rule.get("if_possible", False))))
             for effect in self.rs.lists["effects"]:
@@ -382,14 +422,18 @@ class _VariantCompiler:
                     on, when, values_of = self.effect_parts(effect)
                     parts[on].append((effect["id"], when, values_of, tuple(effect["set"])))
             scope = self.scopes.hand()
-            names = {"narrow": fused_narrow(out, parts["filter"], _candidates_of(generic), generic.narrow_over_cards),
-                     "check": fused_check(out, parts["check"]),
+            names = {"check": fused_check(out, parts["check"]),
                      "action": fused_effects(out, parts["action"]), "exit": fused_effects(out, parts["exit"]),
                      "next": phase_fn(out, "next", item, self.expr(item["next"], scope, item["id"])),
                      "check_guard": guard_fn(out, parts["check"]), "action_guard": guard_fn(out, parts["action"]),
                      "refusal_guard": refusal_fn(out, parts["check"])}
-            if generic.kind == "tricks":
-                names["winner"] = phase_fn(out, "winner", item, self.expr(item["winner"], scope, item["id"]))
+            if tricks:   # the narrow per length of the current trick (and one that picks it), the winner for a full one
+                names["narrows"] = self._narrows(out, phase_name, generic.narrow_over_cards)
+                names["narrow"] = narrow_by_length(out, names["narrows"], CURRENT_TRICK)
+                names["winner"] = self._with_trick(self.seats, lambda: phase_fn(
+                    out, "winner", item, self.expr(item["winner"], scope, item["id"])))
+            else:
+                names["narrow"] = fused_narrow(out, parts["filter"], _candidates_of(generic), generic.narrow_over_cards)
             if generic.kind == "calls":
                 names["turn"] = phase_fn(out, "turn", item, self.expr(item["turn"], scope, item["id"]))
                 names["end"] = phase_fn(out, "end", item, self.expr(item["end"], scope, item["id"]))

@@ -82,6 +82,9 @@ class CompiledPhase:
     # index in `checks` of the first refusing check, or -1; effects[at](S, A) applies them all.
     narrow: object = None
     narrow_over_cards: bool = False   # tricks: narrow(S, cards) -> the cards kept (see compile._fused_narrow)
+    # tricks: the narrow for each length of the current trick (the engine takes narrows[len(trick)]):
+    # in a specialised phase each compiled for that length (expr/lengths.py), else `narrow` each.
+    narrows: tuple = ()
     check: object = None
     effects: dict = field(default_factory=dict)
     fixed: tuple = ()            # state the phase never changes (CompiledRules.specialized)
@@ -188,6 +191,8 @@ def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tu
                 setattr(obj, attr, namespace[ref])
         if isinstance(getattr(obj, "effects", None), dict):
             obj.effects = {on: namespace[ref] for on, ref in obj.effects.items()}
+        if getattr(obj, "narrows", None) and isinstance(obj.narrows[0], str):
+            obj.narrows = tuple(namespace[ref] for ref in obj.narrows)
 
     phases = plan["phases"]
     for phase in phases.values():
@@ -283,7 +288,7 @@ def cached_phase(rules: CompiledRules, namespace: dict, phase_name: str, values:
     try:
         names, code = disk_cache.load("phase", _phase_code_key(rules.python_source, phase_name, values))
         code = marshal.loads(code)
-        if not (isinstance(names, dict) and all(v is None or v in code.co_names for v in names.values())):
+        if not (isinstance(names, dict) and all(v is None or v in code.co_names for v in _named(names.values()))):
             return None
     except Exception:   # no entry, or a damaged one
         return None
@@ -294,12 +299,19 @@ def bind_phase(generic: CompiledPhase, names: dict, code, namespace: dict) -> Co
     """The generic phase with its fused functions replaced by the specialised code's."""
     space = dict(namespace)
     exec(code, space)  # generated source only
-    fns = {k: (space[v] if v else None) for k, v in names.items()}
-    return replace(generic, narrow=fns["narrow"], check=fns["check"], next=fns["next"],
+    fns = {k: (space[v] if v else None) for k, v in names.items() if k != "narrows"}
+    narrows = tuple(space[v] for v in names["narrows"]) if names.get("narrows") else (fns["narrow"],) * len(generic.narrows)
+    return replace(generic, narrow=fns["narrow"], narrows=narrows, check=fns["check"], next=fns["next"],
                    check_guard=fns["check_guard"], action_guard=fns["action_guard"],
                    refusal_guard=fns.get("refusal_guard"),
                    effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
                    **{k: fns[k] for k in ("winner", "turn", "end", "facts_all") if k in fns})
+
+
+def _named(values):
+    """The function names a specialised phase's names give (a tuple of them: `narrows`)."""
+    for value in values:
+        yield from (value if isinstance(value, tuple) else (value,))
 
 
 def _compiled(source: str, filename: str):

@@ -87,6 +87,21 @@ def phase_fn(builder: ModuleBuilder, what: str, phase: dict, value: ast.expr) ->
     return builder.guarded(what, "S", [f"{what} of {phase['id']}"], [*lazy_locals(value), assign("R", value)], name("R"))
 
 
+def narrow_by_length(builder: ModuleBuilder, narrows: tuple, field: str) -> str:
+    """narrow(S, C) for any length of the engine's list `field`: the one of `narrows` (named,
+    one per length, rules/compile.py) made for its length; None past them (as a failing narrow:
+    the engine then runs the rules one by one). Instead of a whole narrow testing the length."""
+    fn_name = builder.next_name("narrow")
+    pick = ast.Subscript(value=ast.Tuple(elts=[name(n) for n in narrows], ctx=ast.Load()),
+                         slice=call("b_len", attr("S", field)), ctx=ast.Load())
+    builder.functions.append(function(fn_name, "S, C", [
+        ast.Try(body=[assign("N", pick)],
+                handlers=[ast.ExceptHandler(type=name("_Exception"), name=None, body=[ast.Return(value=ast.Constant(None))])],
+                orelse=[], finalbody=[]),
+        ast.Return(value=ast.Call(func=name("N"), args=[name("S"), name("C")], keywords=[]))]))
+    return fn_name
+
+
 def record_of(names: list) -> ast.expr:
     """`_R({'a': V.a, ...})` of each name once, in order (names are checked identifiers)."""
     names = list(dict.fromkeys(names))
@@ -150,7 +165,8 @@ def fused_narrow(builder: ModuleBuilder, filters: list, candidates: list | None 
             continue
         lifted, test = hoisted(test)
         whole[0] = False
-        body.append(if_(when, lifted + kept_loop(test) + [if_(name("K"), [assign("C", name("K"))])]))
+        lines = lifted + kept_loop(test) + [if_(name("K"), [assign("C", name("K"))])]
+        body.extend(lines) if is_const(when, True) else body.append(if_(when, lines))
     flush()
     fn_name = builder.next_name("narrow")
     builder.functions.append(function(fn_name, "S, C", [

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 
+from ...expr.astutil import walk
 from ...expr.emit import LAZY_LOCAL
 
 UNSET, SET = "unset", "set"
@@ -23,9 +24,57 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, as
 
 
 def settle(function: ast.FunctionDef) -> ast.FunctionDef:
-    """`function` with its answerable lazy-local tests replaced (changed in place, returned)."""
+    """`function` with its answerable lazy-local tests replaced (changed in place, returned),
+    then what that left dead dropped (_drop_dead)."""
     function.body = _block(function.body, {})[0] or [ast.Pass()]
+    return _drop_dead(function)
+
+
+def _drop_dead(function: ast.FunctionDef) -> ast.FunctionDef:
+    """Once every test of a lazy local is answered, its `_h_x = ...` is never seen: every read
+    left comes after a value was assigned (the start is dropped); a lazy local never read at all
+    keeps no `(_h_x := body)` either, only the body (still computed, where it was)."""
+    read, tested, named = set(), set(), set()
+    for sub in walk(function):
+        kind = type(sub)
+        if kind is ast.Name:
+            if type(sub.ctx) is ast.Load and _lazy(sub.id):
+                read.add(sub.id)
+        elif kind is ast.Compare:
+            found = _test_of(sub)
+            if found is not None:
+                tested.add(found[0])
+        elif kind is ast.NamedExpr:
+            named.add(sub.target.id)
+    if any(_lazy(local) for local in named - read):   # (a value whose name nothing reads: the value alone)
+        for sub in walk(function):
+            for field, value in sub.__dict__.items():
+                if type(value) is ast.NamedExpr and _lazy(value.target.id) and value.target.id not in read:
+                    setattr(sub, field, _unnamed(value, read))
+                elif type(value) is list:
+                    value[:] = [_unnamed(v, read) if type(v) is ast.NamedExpr else v for v in value]
+    _drop_starts(function.body, tested)
     return function
+
+
+def _unnamed(node: ast.NamedExpr, read: set):
+    while type(node) is ast.NamedExpr and _lazy(node.target.id) and node.target.id not in read:
+        node = node.value
+    return node
+
+
+def _drop_starts(block: list, tested: set) -> None:
+    """Drop `_h_x = ...` for each lazy local `x` no test reads, in `block` and the blocks in it."""
+    block[:] = [s for s in block if not (type(s) is ast.Assign and len(s.targets) == 1 and type(s.targets[0]) is ast.Name
+                                         and _lazy(s.targets[0].id) and s.targets[0].id not in tested
+                                         and _is_ellipsis(s.value))] or ([ast.Pass()] if block else [])
+    for statement in block:
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, field, None)
+            if type(inner) is list and inner and isinstance(inner[0], ast.stmt):
+                _drop_starts(inner, tested)
+        for handler in getattr(statement, "handlers", ()):
+            _drop_starts(handler.body, tested)
 
 
 def _lazy(identifier: str) -> bool:
