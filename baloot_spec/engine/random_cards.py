@@ -46,7 +46,7 @@ class RandomCards:
                 self.play_legal(index)
             return 1
         S = self.state
-        narrow, check, winner_of = phase.narrow, phase.check, phase.winner
+        narrows, check, winner_of = phase.narrows, phase.check, phase.winner
         by_card, asked = table.by_card, _asked_alone(table, refused_alone)
         next_seat, seats = tables.next_seat, self._n_seats
         if declared is None:
@@ -61,7 +61,7 @@ class RandomCards:
                 S.actor = seat
                 S._memo = {}
             if kept is None:   # (legal(True) of a phase whose rules look at the cards alone)
-                kept = narrow(S, S.hands[seat])
+                kept = narrows[len(S.trick)](S, S.hands[seat])   # (as legal() takes it: CURRENT_TRICK, engine/state.py)
                 if kept is None:
                     kept = self._kept_cards(phase)
             n = len(kept)
