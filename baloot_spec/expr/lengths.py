@@ -2,7 +2,7 @@
 
 The engine knows how long some of its lists are when it calls a generated function (a trick
 phase's current trick: 0 .. seats-1 cards when it narrows a player's cards, every seat's when it
-asks the winner; engine/state.py KNOWN_LENGTH). A function compiled for one length (expr/emit.py,
+asks the winner; engine/state.py CURRENT_TRICK). A function compiled for one length (expr/emit.py,
 `lengths`: state field -> length) then reads `len(S.f)` as a constant, which the emitter folds
 with the comparisons, `and`/`or`, `not` and `x if c else y` around it, and an aggregate over `S.f`
 as its items written out, `S.f[0]`, `S.f[1]`, ... in order: the same items read, the same
