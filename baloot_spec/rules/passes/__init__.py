@@ -20,7 +20,8 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
 - settled.py     `settle`: in a lowered function, a lazy local's test whose answer is known
                  where it stands replaced by the branch that runs (module.py, per function).
 
-Knob folding, inlining and per-contract specialisation happen as the tree is emitted
-(expr/emit.py); loops over short constant lists are written out by expr/unroll.py and
+Knob folding, inlining, per-contract specialisation and, in a trick phase, per length of the
+current trick (expr/lengths.py) happen as the tree is emitted (expr/emit.py); loops over short
+constant lists are written out by expr/unroll.py and
 comprehensions as loops by expr/lower.py. No pass reads generated text.
 """
