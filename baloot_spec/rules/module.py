@@ -13,6 +13,7 @@ import pickle
 
 from ..expr.astutil import clone
 from ..expr.lower import lower_function
+from .passes.fused_loops import fuse_loops
 from .passes.settled import settle
 from .pyast import assign, attr, call, const, function, if_, index, lazy_locals, name, not_, store, strings
 
@@ -107,8 +108,9 @@ def function_text(function: ast.FunctionDef) -> str:
     key = pickle.dumps(function, pickle.HIGHEST_PROTOCOL)
     text = _TEXTS.get(key)
     if text is None:
-        # (copied before settling: the lowered body still holds expressions other functions share)
-        lowered = settle(clone(lower_function(function)))
+        # (copied before settling: the lowered body still holds expressions other functions share;
+        # then loops over the same iterable fused: passes/fused_loops.py)
+        lowered = fuse_loops(settle(clone(lower_function(function))))
         _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)
         if len(_TEXTS) >= _MEMO_LIMIT:
             _TEXTS.clear()
