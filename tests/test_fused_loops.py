@@ -211,3 +211,45 @@ def test_random_loops_fused_give_the_same_values_and_the_same_failures():
         fused_any += any(isinstance(n, ast.Try) for n in ast.walk(fused))
         assert _run(fused, xs, team=team, points=points) == original, source
     assert fused_any > 250
+
+
+def test_a_loop_whose_accumulator_is_set_further_up_is_not_fused():
+    # (run again after a failure, it would start from what the fused loop had added)
+    source = """
+    def f(xs):
+        a = 0
+        c = 1
+        for x in xs:
+            a += x
+        b = 0
+        for y in xs:
+            b += y
+        return a, b, c
+    """
+    assert not any(isinstance(n, ast.Try) for n in ast.walk(_fused(source)))
+
+
+def test_loops_of_two_iterables_interleaved_fuse_per_iterable():
+    source = """
+    def f(xs, ys):
+        a = 0
+        for x in xs:
+            a += x
+        b = 0
+        for y in ys:
+            if not y > 1:
+                continue
+            b += y
+        c = 0
+        for z in xs:
+            if not z > 1:
+                continue
+            c += z
+        d = 0
+        for w in ys:
+            d += w
+        return a, b, c, d
+    """
+    fused = _fused(source)
+    assert sum(isinstance(s, ast.Try) for s in fused.body) == 2   # (a `continue` inside a loop ends no scan)
+    assert _run(fused, [1, 2], [3, 1]) == ("value", (3, 3, 2, 4))

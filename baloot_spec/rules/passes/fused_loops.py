@@ -83,8 +83,30 @@ def _writes(node) -> set:
 
 
 def _exits(node) -> bool:
-    return any(isinstance(n, (ast.Return, ast.Raise, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom))
-               for n in walk(node))
+    """Whether a statement may leave the block it stands in (a `break` or `continue` of a loop
+    inside it does not)."""
+    if isinstance(node, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
+        return True
+    if isinstance(node, (ast.For, ast.While)):
+        return any(isinstance(n, (ast.Return, ast.Raise)) for n in walk(node))
+    return any(_exits(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt)) or \
+        any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in walk(node) if isinstance(n, ast.expr))
+
+
+def _accumulators(loop) -> set:
+    """The names a loop adds to (`t += ...`, `t.append(...)`) without setting them itself: what
+    must be set again before the loop is run again."""
+    added, set_here = set(), set()
+    for n in walk(loop):
+        if isinstance(n, ast.AugAssign):
+            added.add(n.target.id)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name):
+            added.add(n.func.value.id)
+        elif isinstance(n, ast.Assign):
+            set_here |= {t.id for t in n.targets}
+        elif isinstance(n, ast.For):
+            set_here.add(n.target.id)
+    return added - set_here
 
 
 # ---- what may be fused ---------------------------------------------------------------------------
@@ -171,6 +193,8 @@ def _group(statements: list, first: int):
         return None
     key = ast.dump(head.iter)
     members = [(first, _inits(statements, first, -1, head))]
+    if not _accumulators(head) <= {statements[k].targets[0].id for k in members[0][1]}:
+        return None
     taken = {first, *members[0][1]}
     for j in range(first + 1, len(statements)):
         s = statements[j]
@@ -179,6 +203,8 @@ def _group(statements: list, first: int):
                 break
             continue
         inits = _inits(statements, j, first, s)
+        if not _accumulators(s) <= {statements[k].targets[0].id for k in inits}:
+            continue   # (an accumulator set elsewhere: the loop could not be run again from the start)
         loop_writes = _writes(s) | {statements[k].targets[0].id for k in inits}
         loop_reads = _reads(s)
         between = [statements[k] for k in range(first + 1, j) if k not in taken and k not in inits]
