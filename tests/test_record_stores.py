@@ -28,9 +28,11 @@ def _run(function: ast.FunctionDef, *args):
     exec(compile(ast.fix_missing_locations(ast.Module(body=[function], type_ignores=[])), "<test>", "exec"), namespace)
     try:
         result = namespace["f"](*args)
-        return "value", type(result), list(result.items()), log
     except Exception as exc:
         return "raised", type(exc), exc.args, log
+    if isinstance(result, list):
+        return "value", [(type(r), list(r.items())) for r in result], log
+    return "value", type(result), list(result.items()), log
 
 
 SOURCE = """
@@ -61,7 +63,32 @@ def test_the_same_record_in_the_same_key_order_or_the_same_failure(a, b):
     "def f(a):\n    return _R({k: a for k in a})\n",    # not a display
     "def f(a):\n    return _R({a: 1})\n",               # a key that is not a literal
     "def f(a):\n    return _R({**a})\n",
-    "def f(a):\n    return _R(x=a)\n",
 ])
 def test_what_is_left_alone(source):
     assert ast.unparse(_rewritten(source)) == ast.unparse(ast.parse(source).body[0])
+
+
+APPENDED = """
+def f(a, b):
+    t = []
+    for x in a:
+        t.append(_R(seat=ev('s', x), project=ev('p', b)))
+    u = g(b)
+    u.append(_R(seat=1))
+    return t
+"""
+
+
+def test_a_record_literal_appended_to_a_new_list_is_filled_item_by_item_too():
+    text = ast.unparse(ast.fix_missing_locations(_rewritten(APPENDED)))
+    assert "_rec1 = _R()" in text and "_rec1['seat'] = ev('s', x)" in text and "t.append(_rec1)" in text
+    assert "u.append(_R(seat=1))" in text   # (u is not a list the function made: its append might fail first)
+
+
+@pytest.mark.parametrize("a, b", [([1, 2], 3), ([1, "fail"], 3), ([1], "fail"), ([], 1)])
+def test_appended_records_are_the_same_or_fail_the_same(a, b):
+    source = APPENDED.replace("    u = g(b)\n    u.append(_R(seat=1))\n", "")
+    original = _run(ast.parse(textwrap.dedent(source)).body[0], a, b)
+    assert _run(_rewritten(source), a, b) == original
+    if a == [1, 2] and b == 3:
+        assert original[1] == [(Rec, [("seat", 1), ("project", 3)]), (Rec, [("seat", 2), ("project", 3)])]
