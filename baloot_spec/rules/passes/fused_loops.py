@@ -35,25 +35,20 @@ _ALLOWED_CALLS = ("append",)
 
 def fuse_loops(function: ast.FunctionDef) -> ast.FunctionDef:
     """`function` with its fusable loops over the same iterable fused (changed in place, returned)."""
-    fresh = _Fresh(function)
-    function.body = _block(function.body, fresh)
+    function.body = _block(function.body, _Fresh())
     return function
 
 
 class _Fresh:
-    """New local names (`_fused1`, `_key1`, ...) that the function does not use."""
+    """New local names, `_fused1`, `_key2`, ...: prefixes no other generated name has (the
+    emitter's are `v_`, `k_`, `f_`, `b_`, `_h_`; the lowering's `_t`, `_l`)."""
 
-    def __init__(self, function):
-        self.used = {node.id for node in walk(function) if isinstance(node, ast.Name)}
+    def __init__(self):
         self.count = 0
 
     def __call__(self, stem: str) -> str:
-        while True:
-            self.count += 1
-            candidate = f"_{stem}{self.count}"
-            if candidate not in self.used:
-                self.used.add(candidate)
-                return candidate
+        self.count += 1
+        return f"_{stem}{self.count}"
 
 
 # ---- names read and written ----------------------------------------------------------------------
@@ -176,9 +171,17 @@ def _block(statements: list, fresh: _Fresh) -> list:
 
 
 def _fuse_here(statements: list, fresh: _Fresh) -> list:
+    loops = [s for s in statements if isinstance(s, ast.For)]
+    if len(loops) < 2:
+        return statements
+    loops = [ast.dump(s.iter) for s in loops]
+    if len(loops) == len(set(loops)):   # (most blocks: no two loops over one iterable)
+        return statements
+    twice = {key for key in loops if loops.count(key) > 1}
     i = 0
     while i < len(statements):
-        group = _group(statements, i)
+        s = statements[i]
+        group = _group(statements, i) if isinstance(s, ast.For) and ast.dump(s.iter) in twice else None
         if group is None:
             i += 1
             continue

@@ -26,19 +26,22 @@ RECORD = "_R"
 
 
 def record_stores(function: ast.FunctionDef) -> ast.FunctionDef:
-    """`function` with each such statement rewritten (changed in place, returned)."""
-    used = {n.id for n in walk(function) if isinstance(n, ast.Name)}
+    """`function` with each such statement rewritten (changed in place, returned). The records
+    are filled in locals `_rec1`, `_rec2`, ...: a prefix no other generated name has (the
+    emitter's are `v_`, `k_`, `f_`, `b_`, `_h_`; the lowering's `_t`, `_l`)."""
     counter = [0]
+    lists: list = []   # (the function's new lists, found when first asked: most functions have no record to append)
 
     def fresh() -> str:
-        while True:
-            counter[0] += 1
-            candidate = f"_rec{counter[0]}"
-            if candidate not in used:
-                used.add(candidate)
-                return candidate
+        counter[0] += 1
+        return f"_rec{counter[0]}"
 
-    function.body = _block(function.body, fresh, _lists(function))
+    def new_lists() -> set:
+        if not lists:
+            lists.append(_lists(function))
+        return lists[0]
+
+    function.body = _block(function.body, fresh, new_lists)
     return function
 
 
@@ -73,19 +76,19 @@ def _lists(function) -> set:
     return lists - other
 
 
-def _appended(statement, lists: set):
-    """The record of `t.append(_R(...))`, t one of `lists`, else None."""
+def _appended(statement, lists):
+    """The call `t.append(_R(...))` of the statement, t one of `lists()`, else None."""
     if not isinstance(statement, ast.Expr):
         return None
     call = statement.value
     if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append"
-            and isinstance(call.func.value, ast.Name) and call.func.value.id in lists
-            and len(call.args) == 1 and not call.keywords):
+            and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords
+            and _display(call.args[0]) is not None and call.func.value.id in lists()):
         return call
     return None
 
 
-def _block(statements: list, fresh, lists: set) -> list:
+def _block(statements: list, fresh, lists) -> list:
     out = []
     for statement in statements:
         for field in ("body", "orelse", "finalbody"):
