@@ -16,7 +16,9 @@ The result is exactly the original's, failure included, because:
   no side effects (rule functions, builtins; a memo or a lazy map entry filled in is the value
   that would have been computed);
 - a loop is moved before the statements between it and the first one only when those neither
-  write what it reads nor read or write what it writes (its accumulators, its loop variable);
+  write what it reads nor read or write what it writes (its accumulators, its loop variable),
+  so its iterable, read once for all, gives what it would have given where it stood (a list, a
+  record or an engine list: the generated code makes no one-shot iterator);
 - the fused loop runs in a `try`: if anything in it raises, a flag says so and each original
   loop runs again at its own place (accumulators set again first), so that the exception raised
   is the one, and at the point (the rule running), that the unfused code raises.
