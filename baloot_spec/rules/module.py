@@ -13,6 +13,8 @@ import pickle
 
 from ..expr.astutil import clone
 from ..expr.lower import lower_function
+from .passes.fused_loops import fuse_loops
+from .passes.record_stores import record_stores
 from .passes.settled import settle
 from .pyast import assign, attr, call, const, function, if_, index, lazy_locals, name, not_, store, strings
 
@@ -107,8 +109,10 @@ def function_text(function: ast.FunctionDef) -> str:
     key = pickle.dumps(function, pickle.HIGHEST_PROTOCOL)
     text = _TEXTS.get(key)
     if text is None:
-        # (copied before settling: the lowered body still holds expressions other functions share)
-        lowered = settle(clone(lower_function(function)))
+        # (copied before settling: the lowered body still holds expressions other functions share;
+        # then loops over the same iterable fused, records filled by item: passes/fused_loops.py,
+        # passes/record_stores.py)
+        lowered = record_stores(fuse_loops(settle(clone(lower_function(function)))))
         _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)
         if len(_TEXTS) >= _MEMO_LIMIT:
             _TEXTS.clear()

@@ -18,7 +18,11 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
 - lazy_maps.py   `lazy_maps`: an enter effect's maps made LazyMaps, and `held_containers`;
 - flow.py        `following`: which phases can follow each one (from the emitted `next`);
 - settled.py     `settle`: in a lowered function, a lazy local's test whose answer is known
-                 where it stands replaced by the branch that runs (module.py, per function).
+                 where it stands replaced by the branch that runs (module.py, per function);
+- fused_loops.py `fuse_loops`: then accumulating loops over the same iterable written as one
+                 (the originals run again, in place, if it raises);
+- record_stores.py `record_stores`: then a record display or literal that is a statement's
+                 value filled item by item into a new record.
 
 Knob folding, inlining, per-contract specialisation and, in a trick phase, per length of the
 current trick (expr/lengths.py) happen as the tree is emitted (expr/emit.py); loops over short
