@@ -37,9 +37,10 @@ depends on what the disk cache held, and a little on where objects land. A cache
 hands than are counted lacks phases specialised for what those hands did not reach: the
 one-replay run under valgrind then compiles them and the three-replay run reads them back, and
 the difference loses the compile (a cache warmed by 3 hands gave -9 million instructions a hand
-for 300). Cards hash by their address, so the tables keyed by cards probe more or less as the
-cards land: about 0.1% (BENCHMARKS.md, "Measuring: instruction counts and memory layout"). The
-spread says how far one count can be trusted: a step smaller than it is not shown.
+for 300). Where objects land moves a count too (the allocator's paths; dicts keyed by cards,
+which hash by their address, probe more or less): about 0.1% (BENCHMARKS.md, "Measuring:
+instruction counts and memory layout"). The spread says how far one count can be trusted: a step
+smaller than it is not shown.
 
 With --workload simulate, each arm instead runs `baloot simulate --hands N` in process (random
 legal hands, the random player asking about every announcement, the JSON Lines written to a
@@ -246,9 +247,10 @@ def main(argv=None) -> int:
                         help="as --instructions, with callgrind's cache and branch simulation: cache misses, "
                              "mispredicted branches and an estimate of the cycles a hand (slower; try --hands 200)")
     parser.add_argument("--layouts", type=int, default=3,
-                        help="with --instructions or --cycles: count each arm in N fresh disk caches, each warmed by "
-                             "the counted command, and report the median and min-max (default 3): one cache's "
-                             "count can be off by more than a small step")
+                        help="with --instructions or --cycles: count each arm in N layouts (default 3), each a fresh "
+                             "disk cache warmed by the counted command, the n-th with its heap shifted by n objects; "
+                             "report the median and min-max (a cache not warmed so subtracts a compile, and where "
+                             "objects land moves a count by about 0.1%%)")
     parser.add_argument("--workload", choices=("replay", "simulate"), default="replay",
                         help="replay recorded hands with the oracle as a third arm (default), or run the simulate "
                              "loop (random play with announcements, JSON Lines written; no oracle arm)")
