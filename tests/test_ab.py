@@ -82,7 +82,7 @@ def test_sizes_below_one_are_refused():
 @pytest.mark.skipif(__import__("shutil").which("valgrind") is None, reason="--instructions runs valgrind")
 def test_instructions_are_counted_exactly_so_an_a_a_run_agrees(capsys):
     # the same tree twice: callgrind counts the same instructions (to well within 0.1%)
-    assert ab.main(["HEAD", "--instructions", "--hands", "3", "--json"]) == 0
+    assert ab.main(["HEAD", "--instructions", "--hands", "3", "--layouts", "1", "--json"]) == 0   # (one layout: time)
     out = json.loads(capsys.readouterr().out)
     assert out["hands"] == 3 and all(out[k] > 10_000 for k in (
         "base_instructions_per_hand", "this_instructions_per_hand", "oracle_instructions_per_hand"))
@@ -95,10 +95,11 @@ def test_instructions_are_counted_exactly_so_an_a_a_run_agrees(capsys):
 def test_cycles_are_the_instructions_plus_the_priced_misses(capsys, monkeypatch):
     # (the arithmetic and the report, on made-up counts: callgrind's own run is the next test's)
     counted = {"base": 1000.0, "this": 900.0, "oracle": 800.0}
-    made_up = lambda tree, hands_file, hands, preset, engine, simulate: {
+    made_up = lambda tree, hands_file, hands, preset, engine, simulate, cache=None, shift=0: {
         "Ir": counted["oracle" if engine == "oracle" else "this" if tree == ab.ROOT else "base"],
         "I1mr": 3.0, "D1mr": 2.0, "D1mw": 1.0, "ILmr": 0.5, "DLmr": 0.0, "DLmw": 0.0, "Bcm": 4.0, "Bim": 6.0}
     monkeypatch.setattr(ab, "events", made_up)
+    monkeypatch.setattr(ab, "warm", lambda *args: None)
     monkeypatch.setattr(ab, "record", lambda *args: True)
     monkeypatch.setattr(ab.shutil, "which", lambda name: "/usr/bin/valgrind")
     assert ab.main(["HEAD", "--cycles", "--hands", "2", "--json"]) == 0
@@ -138,3 +139,75 @@ def test_an_unknown_preset_is_one_line_and_exit_2(capsys, scratch_dirs):
     assert ab.main(["HEAD", "--preset", "no-such-preset", "--hands", "2", "--rounds", "1", "--repeat", "1"]) == 2
     assert "unknown preset 'no-such-preset'" in capsys.readouterr().err
     assert scratch_dirs and not _left_behind(scratch_dirs)   # (no work tree left behind)
+
+
+def _fake_counts(monkeypatch, counts: dict) -> list:
+    """ab's counting faked: each arm's successive counts from `counts`; returned, the calls of
+    warm and events in order, as ("warm" or "count", arm, cache dir, its files at the call, shift)."""
+    calls, left = [], {arm: list(figures) for arm, figures in counts.items()}
+    arm_of = lambda tree, engine: "oracle" if engine == "oracle" else "this" if tree == ab.ROOT else "base"
+
+    def warm(tree, hands_file, preset, engine, cache, shift=0):
+        calls.append(("warm", arm_of(tree, engine), str(cache), sorted(os.listdir(cache)), shift))
+        (cache / "warmed").write_text("")
+
+    def events(tree, hands_file, hands, preset, engine, simulate, cache=None, shift=0):
+        calls.append(("count", arm_of(tree, engine), str(cache), sorted(os.listdir(cache)), shift))
+        return {"Ir": left[arm_of(tree, engine)].pop(0)}
+    monkeypatch.setattr(ab, "warm", warm)
+    monkeypatch.setattr(ab, "events", events)
+    monkeypatch.setattr(ab, "record", lambda *args: True)
+    monkeypatch.setattr(ab.shutil, "which", lambda name: "/usr/bin/valgrind")
+    return calls
+
+
+def test_instructions_are_counted_in_several_fresh_warmed_caches(capsys, monkeypatch):
+    # one cache's count is one layout's luck (the disk cache's contents move it by up to 5%):
+    # each arm is counted in --layouts fresh caches, each warmed just before; the median is reported
+    calls = _fake_counts(monkeypatch, {"base": [1000.0, 1100.0, 1020.0], "this": [900.0, 950.0, 990.0],
+                                       "oracle": [800.0, 800.0, 810.0]})
+    assert ab.main(["HEAD", "--instructions", "--hands", "2", "--layouts", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["layouts"] == 3
+    assert (out["base_instructions_per_hand"], out["this_instructions_per_hand"], out["oracle_instructions_per_hand"]) \
+        == (1020.0, 950.0, 800.0)
+    assert out["base_instructions_range"] == [1000.0, 1100.0] and out["this_instructions_range"] == [900.0, 990.0]
+    assert out["oracle_instructions_range"] == [800.0, 810.0]
+    assert out["this_base_ratio"] == round(950 / 1020, 4)
+    assert out["this_base_ratio_range"] == [round(900 / 1100, 4), round(990 / 1000, 4)]
+    assert out["this_oracle_ratio_range"] == [round(900 / 810, 3), round(990 / 800, 3)]
+    assert len(calls) == 18   # 3 arms x 3 layouts, a warm-up then a count in each
+    for number in range(0, 18, 2):
+        warmed, counted = calls[number], calls[number + 1]
+        assert warmed[0] == "warm" and warmed[3] == []   # a fresh, empty cache...
+        assert counted[:3] == ("count", warmed[1], warmed[2]) and counted[3] == ["warmed"]   # ...counted once warm
+        assert warmed[4] == counted[4] == number // 2 % 3   # the n-th layout's heap shifted by n objects
+    assert len({call[2] for call in calls}) == 9
+
+
+def test_the_spread_over_layouts_is_printed(capsys, monkeypatch):
+    _fake_counts(monkeypatch, {"base": [1000.0, 1100.0], "this": [900.0, 1000.0], "oracle": [800.0, 800.0]})
+    assert ab.main(["HEAD", "--instructions", "--hands", "2", "--layouts", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "this tree: 950 instructions a hand" in out   # (the median of two: their mean)
+    assert "over 2 layouts (fresh disk caches), min-max: base 1,000-1,100; this 900-1,000" in out
+    assert "this/base 0.8182-1.0" in out
+    with pytest.raises(SystemExit) as exc:
+        ab.main(["HEAD", "--instructions", "--layouts", "0"])
+    assert exc.value.code == 2
+
+
+def test_a_layout_shifts_the_heap_by_objects_made_first():
+    plain, shifted = ab._arm(ab.ROOT, "h.json", 1, "default", "dsl"), ab._arm(ab.ROOT, "h.json", 1, "default", "dsl", 2)
+    assert shifted[2] == "_layout = [(i, -i) for i in range(2)]\n" + plain[2] and shifted[3:] == plain[3:]
+    assert ab._arm(ab.ROOT, (5, 1), 1, "default", "simulate", 1)[2].startswith("_layout = [(i, -i) for i in range(1)]")
+
+
+def test_a_warm_up_fills_a_fresh_cache_with_what_the_counted_run_reads(tmp_path):
+    hands = tmp_path / "hands.json"
+    assert ab.record(hands, 2, 5, "default")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    ab.warm(ab.ROOT, hands, "default", "dsl", cache)
+    written = sorted(path.name.split("-")[1] for path in cache.iterdir())
+    assert "plan" in written and "phase" in written   # the plan and the specialised phases the hands reach

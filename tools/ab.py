@@ -2,7 +2,7 @@
 """A/B: the DSL engine of this work tree against another revision, with the oracle, in one run.
 
     python tools/ab.py [REV] [--hands N] [--rounds R] [--repeat K] [--preset P] [--json]
-                       [--instructions | --cycles] [--workload replay|simulate]
+                       [--instructions | --cycles] [--layouts N] [--workload replay|simulate]
 
 A speed step is judged by a paired comparison, not by two runs of tools/bench.py on a shared
 machine whose speed drifts by 30% within a day. The hands are recorded once, by this tree, to a
@@ -29,6 +29,19 @@ did; the estimate tells why a timed ratio is above the instructions' one (the DS
 and data are spread over more objects than the oracle's: BENCHMARKS.md, "Why the timed ratio is
 above the instructions'"). The misses and mispredictions a hand are printed with it.
 
+With --instructions or --cycles, each arm is counted in --layouts N (default 3) layouts: each in
+a fresh disk cache (BALOOT_CACHE_DIR) first warmed by the very command it then counts, run once
+outside valgrind, and the n-th with its heap shifted by n small objects made first. The median
+is the arm's figure; the min-max of each arm and of each ratio are printed with it. Why: a count
+depends on what the disk cache held, and a little on where objects land. A cache warmed by fewer
+hands than are counted lacks phases specialised for what those hands did not reach: the
+one-replay run under valgrind then compiles them and the three-replay run reads them back, and
+the difference loses the compile (a cache warmed by 3 hands gave -9 million instructions a hand
+for 300). Where objects land moves a count too (the allocator's paths; dicts keyed by cards,
+which hash by their address, probe more or less): about 0.1% (BENCHMARKS.md, "Measuring:
+instruction counts and memory layout"). The spread says how far one count can be trusted: a step
+smaller than it is not shown.
+
 With --workload simulate, each arm instead runs `baloot simulate --hands N` in process (random
 legal hands, the random player asking about every announcement, the JSON Lines written to a
 stream that keeps nothing), the same seeded hands in both trees; there is no oracle arm (the
@@ -42,6 +55,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -128,13 +142,15 @@ def record(path: Path, hands: int, seed: int, preset: str) -> bool:
     return True
 
 
-def _arm(tree: Path, hands_file, repeat: int, preset: str, engine: str) -> list:
+def _arm(tree: Path, hands_file, repeat: int, preset: str, engine: str, shift: int = 0) -> list:
     """The command line of one arm: a replay of the hands file, or (engine "simulate", hands_file
-    then the number of hands and the seed) the simulate loop."""
+    then the number of hands and the seed) the simulate loop. `shift` small objects are made first
+    (of a card's size, so the cards and the tables keyed by them land elsewhere: a layout)."""
+    shifted = f"_layout = [(i, -i) for i in range({shift})]\n" if shift else ""
     if engine == "simulate":
         count, seed = hands_file
-        return [sys.executable, "-c", _SIMULATOR, str(tree), str(count), str(repeat), preset, str(seed)]
-    return [sys.executable, "-c", _REPLAYER, str(tree), str(hands_file), str(repeat), preset, engine]
+        return [sys.executable, "-c", shifted + _SIMULATOR, str(tree), str(count), str(repeat), preset, str(seed)]
+    return [sys.executable, "-c", shifted + _REPLAYER, str(tree), str(hands_file), str(repeat), preset, engine]
 
 
 def measure(tree: Path, hands_file, repeat: int, preset: str, engine: str) -> float:
@@ -144,9 +160,35 @@ def measure(tree: Path, hands_file, repeat: int, preset: str, engine: str) -> fl
     return float(done.stdout.strip())
 
 
-def instructions(tree: Path, hands_file, hands: int, preset: str, engine: str) -> float:
+def instructions(tree: Path, hands_file, hands: int, preset: str, engine: str, cache=None, shift=0) -> float:
     """Machine instructions a warm replayed hand takes (callgrind, one replay against three)."""
-    return events(tree, hands_file, hands, preset, engine, simulate=False)["Ir"]
+    return events(tree, hands_file, hands, preset, engine, simulate=False, cache=cache, shift=shift)["Ir"]
+
+
+def warm(tree: Path, hands_file, preset: str, engine: str, cache: Path, shift: int = 0) -> None:
+    """Fill the disk cache `cache` as the counted runs will read it: the arm's own command, run once
+    (a cache warmed by fewer hands lacks phases the counted hands reach; see the module's docstring)."""
+    done = subprocess.run(_arm(tree, hands_file, 1, preset, engine, shift), cwd=tree, capture_output=True, text=True,
+                          env={**os.environ, "BALOOT_CACHE_DIR": str(cache), "PYTHONHASHSEED": "0"})
+    if done.returncode != 0:
+        raise SystemExit(f"ab: the {engine} warm-up in {tree} failed:\n{done.stderr.strip()[-2000:]}")
+
+
+def over_layouts(count, layouts: int, scratch: Path, arm: str, tree: Path, hands_file, preset: str, engine: str) -> list:
+    """`count(cache, shift)` in `layouts` fresh disk caches under `scratch`, each warmed first, the
+    n-th layout's heap shifted by n small objects."""
+    figures = []
+    for number in range(layouts):
+        cache = scratch / f"cache-{arm}-{number}"
+        cache.mkdir()
+        warm(tree, hands_file, preset, engine, cache, number)
+        figures.append(count(cache, number))
+    return figures
+
+
+def spread(figures: list) -> dict:
+    """The median of the layouts' figures, and their min and max."""
+    return {"median": statistics.median(figures), "min": min(figures), "max": max(figures)}
 
 
 # cachegrind's event names: the misses of the first-level caches, of the last level, and the
@@ -155,9 +197,9 @@ L1_MISSES, LL_MISSES, MISPREDICTED = ("I1mr", "D1mr", "D1mw"), ("ILmr", "DLmr", 
 CYCLES_OF = {"L1": 10, "LL": 200, "mispredicted": 20}   # (cachegrind's manual: see the module's docstring)
 
 
-def cycles(tree: Path, hands_file, hands: int, preset: str, engine: str) -> dict:
+def cycles(tree: Path, hands_file, hands: int, preset: str, engine: str, cache=None, shift=0) -> dict:
     """A warm replayed hand's instructions, cache misses, mispredicted branches and estimated cycles."""
-    counted = events(tree, hands_file, hands, preset, engine, simulate=True)
+    counted = events(tree, hands_file, hands, preset, engine, simulate=True, cache=cache, shift=shift)
     out = {"instructions": counted["Ir"], "L1_misses": sum(counted[e] for e in L1_MISSES),
            "LL_misses": sum(counted[e] for e in LL_MISSES), "mispredicted": sum(counted[e] for e in MISPREDICTED)}
     out["cycles"] = (out["instructions"] + CYCLES_OF["L1"] * out["L1_misses"] + CYCLES_OF["LL"] * out["LL_misses"]
@@ -165,16 +207,18 @@ def cycles(tree: Path, hands_file, hands: int, preset: str, engine: str) -> dict
     return {name: round(value, 1) for name, value in out.items()}
 
 
-def events(tree: Path, hands_file, hands: int, preset: str, engine: str, simulate: bool) -> dict:
+def events(tree: Path, hands_file, hands: int, preset: str, engine: str, simulate: bool, cache=None, shift=0) -> dict:
     """callgrind's events a warm replayed hand (one replay against three): the instructions, and
-    with `simulate` the cache and branch events too."""
+    with `simulate` the cache and branch events too; `cache`, a BALOOT_CACHE_DIR to use; `shift`,
+    see _arm."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", **({"BALOOT_CACHE_DIR": str(cache)} if cache else {})}
     counts = []
     options = ["--cache-sim=yes", "--branch-sim=yes"] if simulate else []
     for repeat in (1, 3):
         with tempfile.NamedTemporaryFile(prefix="baloot-ab-", suffix=".callgrind") as out:
             done = subprocess.run(["valgrind", "--tool=callgrind", *options, f"--callgrind-out-file={out.name}",
-                                   *_arm(tree, hands_file, repeat, preset, engine)], cwd=tree, capture_output=True, text=True,
-                                  env={**os.environ, "PYTHONHASHSEED": "0"})   # (str hashes, so set orders, fixed)
+                                   *_arm(tree, hands_file, repeat, preset, engine, shift)], cwd=tree, capture_output=True, text=True,
+                                  env=env)   # (PYTHONHASHSEED: str hashes, so set orders, fixed)
             if done.returncode != 0:
                 raise SystemExit(f"ab: the {engine} replay in {tree} failed under valgrind:\n{done.stderr.strip()[-2000:]}")
             lines = Path(out.name).read_text().splitlines()
@@ -202,12 +246,17 @@ def main(argv=None) -> int:
     parser.add_argument("--cycles", action="store_true",
                         help="as --instructions, with callgrind's cache and branch simulation: cache misses, "
                              "mispredicted branches and an estimate of the cycles a hand (slower; try --hands 200)")
+    parser.add_argument("--layouts", type=int, default=3,
+                        help="with --instructions or --cycles: count each arm in N layouts (default 3), each a fresh "
+                             "disk cache warmed by the counted command, the n-th with its heap shifted by n objects; "
+                             "report the median and min-max (a cache not warmed so subtracts a compile, and where "
+                             "objects land moves a count by about 0.1%%)")
     parser.add_argument("--workload", choices=("replay", "simulate"), default="replay",
                         help="replay recorded hands with the oracle as a third arm (default), or run the simulate "
                              "loop (random play with announcements, JSON Lines written; no oracle arm)")
     args = parser.parse_args(argv)
-    if min(args.hands, args.rounds, args.repeat) < 1:
-        parser.error("--hands, --rounds and --repeat take a whole number of at least 1")
+    if min(args.hands, args.rounds, args.repeat, args.layouts) < 1:
+        parser.error("--hands, --rounds, --repeat and --layouts take a whole number of at least 1")
     if args.instructions and args.cycles:
         parser.error("--instructions and --cycles are one or the other (--cycles counts the instructions too)")
     if (args.instructions or args.cycles) and shutil.which("valgrind") is None:
@@ -231,13 +280,18 @@ def main(argv=None) -> int:
             if not record(hands_file, args.hands, args.seed, args.preset):
                 return 2
         trees = {"base": (base, engine), "this": (ROOT, engine), "oracle": (ROOT, "oracle")}
-        if args.instructions:
-            counted = {arm: instructions(trees[arm][0], hands_file, args.hands, args.preset, trees[arm][1]) for arm in arms}
-            return _report(args, counted, "instructions", {})
-        if args.cycles:
-            simulated = {arm: cycles(trees[arm][0], hands_file, args.hands, args.preset, trees[arm][1]) for arm in arms}
-            return _report(args, {arm: figures["cycles"] for arm, figures in simulated.items()}, "cycles",
-                           {"events_per_hand": simulated})
+        if args.instructions or args.cycles:
+            count = instructions if args.instructions else cycles
+            layouts = {arm: over_layouts(lambda cache, shift, arm=arm: count(trees[arm][0], hands_file, args.hands,
+                                                                              args.preset, trees[arm][1], cache, shift),
+                                         args.layouts, scratch, arm, trees[arm][0], hands_file, args.preset, trees[arm][1])
+                       for arm in arms}
+            if args.instructions:
+                return _report(args, layouts, "instructions", {"layouts": args.layouts})
+            simulated = {arm: {name: round(statistics.median(f[name] for f in figures), 1) for name in figures[0]}
+                         for arm, figures in layouts.items()}
+            return _report(args, {arm: [f["cycles"] for f in figures] for arm, figures in layouts.items()}, "cycles",
+                           {"layouts": args.layouts, "events_per_hand": simulated})
         best = {arm: float("inf") for arm in arms}
         for number in range(args.rounds):
             for arm in arms:
@@ -253,14 +307,23 @@ def main(argv=None) -> int:
 
 
 def _report(args, measured: dict, unit: str, settings: dict) -> int:
-    """Print each arm's figure a hand (`unit`: "us", "instructions" or "cycles") and the ratios."""
+    """Print each arm's figure a hand (`unit`: "us", "instructions" or "cycles") and the ratios. An
+    arm's figures over several layouts (a list) give their median, and the min-max of the arm and of
+    each ratio (the least and the most one layout of each arm could give)."""
     rounding = 1 if unit == "us" else None
+    ranges = {arm: spread(figures) for arm, figures in measured.items() if isinstance(figures, list)}
+    measured = {arm: ranges[arm]["median"] if arm in ranges else figure for arm, figure in measured.items()}
     out = {"rev": args.rev, "workload": args.workload, "hands": args.hands, **settings, "preset": args.preset,
            **{f"{arm}_{unit}_per_hand": round(figure, rounding) for arm, figure in measured.items()},
            "this_base_ratio": round(measured["this"] / measured["base"], 4)}
-    if "oracle" in measured:
-        out["base_oracle_ratio"] = round(measured["base"] / measured["oracle"], 3)
-        out["this_oracle_ratio"] = round(measured["this"] / measured["oracle"], 3)
+    pairs = [("this", "base", 4)] + ([("base", "oracle", 3), ("this", "oracle", 3)] if "oracle" in measured else [])
+    for top, bottom, digits in pairs[1:]:
+        out[f"{top}_{bottom}_ratio"] = round(measured[top] / measured[bottom], digits)
+    if ranges:
+        out.update({f"{arm}_{unit}_range": [round(r["min"], rounding), round(r["max"], rounding)] for arm, r in ranges.items()})
+        out.update({f"{top}_{bottom}_ratio_range": [round(ranges[top]["min"] / ranges[bottom]["max"], digits),
+                                                    round(ranges[top]["max"] / ranges[bottom]["min"], digits)]
+                    for top, bottom, digits in pairs})
     if args.json:
         print(json.dumps(out))
         return 0
@@ -269,6 +332,11 @@ def _report(args, measured: dict, unit: str, settings: dict) -> int:
     print(f"{args.rev}: {out[f'base_{unit}_per_hand']} {label} a hand{against['base']}\n"
           f"this tree: {out[f'this_{unit}_per_hand']} {label} a hand{against['this']}\n"
           f"this / {args.rev}: {out['this_base_ratio']}")
+    if ranges:   # (--instructions, --cycles: the spread over the layouts)
+        print(f"over {settings['layouts']} layouts (fresh disk caches), min-max: " + "; ".join(
+            [f"{arm} {out[f'{arm}_{unit}_range'][0]:,.0f}-{out[f'{arm}_{unit}_range'][1]:,.0f}" for arm in ranges]
+            + [f"{top}/{bottom} {out[f'{top}_{bottom}_ratio_range'][0]}-{out[f'{top}_{bottom}_ratio_range'][1]}"
+               for top, bottom, _ in pairs]))
     for arm, figures in settings.get("events_per_hand", {}).items():   # (--cycles: what the estimate is made of)
         print(f"  {arm}: " + ", ".join(f"{name.replace('_', ' ')} {value:,.0f}" for name, value in figures.items()))
     return 0
