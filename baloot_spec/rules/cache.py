@@ -5,7 +5,8 @@ schema's validator.
 A cold `load_variant` spends most of its time reading and validating the YAML, parsing the
 expressions with Lark and compiling them; all of it depends only on the bytes of the rules
 files. Entries are keyed by a digest of every file under rules/, the package version and the
-source of the code that builds the cached objects (rules/**/*.py and expr/**/*.py), so neither an
+source of the code that builds the cached objects (rules/**/*.py, expr/**/*.py and the engine's
+declarations the compiler reads, engine/state.py), so neither an
 edited rules file nor edited compiling code is ever served stale. The cache only ever holds
 what this package wrote itself; a missing, unreadable or unwritable cache just means doing the
 work. BALOOT_NO_CACHE=1 turns it off; BALOOT_CACHE_DIR
@@ -47,7 +48,9 @@ def _digest_of(directory: str, stamp: tuple) -> str:
 def _producers() -> list[Path]:
     """The modules whose code shapes a cached variant or parse tree."""
     package = Path(__file__).resolve().parent.parent
-    return sorted([*(package / "rules").rglob("*.py"), *(package / "expr").rglob("*.py")])   # (passes/ too)
+    # (passes/ too; and engine/state.py, whose declarations the compiler reads: ENGINE_LISTS,
+    # ENGINE_WRITES, IN_PLACE, CURRENT_TRICK)
+    return sorted([*(package / "rules").rglob("*.py"), *(package / "expr").rglob("*.py"), package / "engine" / "state.py"])
 
 
 def rules_digest() -> str:
