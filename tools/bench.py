@@ -16,7 +16,9 @@ less; and two independent audits at once, the most two processes can gain here),
 `baloot simulate` does it (`simulate_hands_per_s`: its loop in process, seeded, the same hands
 each run, every allowed announcement asked and the JSON Lines written), cold rules load in a
 fresh process, the whole conformance corpus run, and the peak memory of auditing a JSONL file at
-two sizes (it must not grow with the input). `--quick` measures only the replay and simulate.
+two sizes (it must not grow with the input). `--quick` measures only the replay and simulate;
+`--by-part` only the replay, timed by part (the setup, the calls, the plays, the event that ends
+the hand with the scoring, the result) for both engines: where their times differ.
 """
 
 from __future__ import annotations
@@ -64,25 +66,46 @@ def replay(make_hand, hands) -> None:
         hand.result()
 
 
+PARTS = ("setup", "calls", "plays", "last", "result")
+
+
 def split_times(make_hand, hands) -> dict:
     """CPU time by what is done: making the hand (the deal), the calls (bidding, doubling, with
-    the phase changes and the projects they bring), the plays, the result. The clock is read
-    around every event, which adds the same cost to both engines."""
-    spent = {"setup": 0.0, "calls": 0.0, "plays": 0.0, "result": 0.0}
+    the phase changes and the projects they bring), the plays, the event that ends the hand
+    ("last": for a played hand its last card, the last trick and the whole scoring), the result.
+    The clock is read around every event, which adds the same cost to both engines."""
+    spent = dict.fromkeys(PARTS, 0.0)
     clock = time.process_time
     for dealer, deal, scores, events in hands:
         started = clock()
         hand = make_hand(dealer, deal, scores)
         spent["setup"] += clock() - started
-        for event in events:
+        last = len(events) - 1
+        for at, event in enumerate(events):
             started = clock()
             hand.legal()
             hand.apply(event)
-            spent["plays" if event["type"] == "play" else "calls"] += clock() - started
+            part = "last" if at == last else "plays" if event["type"] == "play" else "calls"
+            spent[part] += clock() - started
         started = clock()
         hand.result()
         spent["result"] += clock() - started
     return spent
+
+
+def by_part(rules, hands, repeat: int) -> dict:
+    """µs a hand by part (split_times), the best of `repeat` alternating rounds for each engine
+    and part, and the DSL/oracle ratio of each: where the two engines' times differ."""
+    from oracle.oracle import Hand as OracleHand
+    best = {"dsl": dict.fromkeys(PARTS, float("inf")), "oracle": dict.fromkeys(PARTS, float("inf"))}
+    for _ in range(max(1, repeat)):
+        for name, make in (("dsl", lambda *setup: Hand(rules, *setup)), ("oracle", OracleHand)):
+            for part, spent in split_times(make, hands).items():
+                best[name][part] = min(best[name][part], spent)
+    per_hand = 1e6 / len(hands)
+    return {part: {"dsl_us": round(best["dsl"][part] * per_hand, 2), "oracle_us": round(best["oracle"][part] * per_hand, 2),
+                   "ratio": round(best["dsl"][part] / best["oracle"][part], 2) if best["oracle"][part] > 0 else None}
+            for part in PARTS}
 
 
 def cpu_time(make_hand, hands) -> float:
@@ -208,12 +231,18 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true",
                         help="only the replay (DSL against oracle) and the simulate figures: no traces, audits or corpus")
+    parser.add_argument("--by-part", action="store_true",
+                        help="only the replay's time split by part (setup, calls, plays, the last event with the "
+                        "scoring, result) for both engines: µs a hand, best of --repeat rounds, and the ratio")
     parser.add_argument("--audit-dask", metavar="FILE", help="only the audit on a LocalCluster(2) against --jobs 2 and "
                         "one process, on this JSON Lines file (tools/bench_dask.py)")
     args = parser.parse_args(argv)
     if args.audit_dask:
         from bench_dask import main as bench_dask
         return bench_dask(args.audit_dask, args.repeat, args.json)
+    if args.by_part:
+        rules = load_variant()
+        return _print_parts(by_part(rules, record_hands(rules, args.hands, args.seed), args.repeat), args.json)
     baloot = [sys.executable, "-m", "baloot_spec"]
     out = {}
     out["bytecode_compiled"] = compile_package()
@@ -263,10 +292,7 @@ def main(argv=None) -> int:
         return _print(out, args.json)
     out["legal_queries_per_s"] = round(legal_queries(rules, hands[:300]), 1)
     from oracle.oracle import Hand as OracleHand
-    dsl_split = split_times(lambda *setup: Hand(rules, *setup), hands)
-    oracle_split = split_times(OracleHand, hands)
-    out["dsl_oracle_time_ratio_by_part"] = {part: round(dsl_split[part] / oracle_split[part], 2)
-                                            for part in ("setup", "calls", "plays") if oracle_split[part] > 0}
+    out["dsl_oracle_time_ratio_by_part"] = {part: row["ratio"] for part, row in by_part(rules, hands, 1).items()}
     traced = hands[:60]
     dsl_calls, dsl_ops = traced_costs(lambda *a: Hand(rules, *a), traced)
     oracle_calls, oracle_ops = traced_costs(OracleHand, traced)
@@ -312,6 +338,18 @@ def _print(out: dict, as_json: bool) -> int:
     else:
         for key, value in out.items():
             print(f"{key:>28}: {value}")
+    return 0
+
+
+def _print_parts(parts: dict, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(parts, indent=2))
+        return 0
+    print(f"{'part':>8} {'DSL µs':>9} {'oracle µs':>10} {'ratio':>6}")
+    for part, row in parts.items():
+        print(f"{part:>8} {row['dsl_us']:>9.2f} {row['oracle_us']:>10.2f} {row['ratio'] or '-':>6}")
+    dsl, oracle = (sum(row[key] for row in parts.values()) for key in ("dsl_us", "oracle_us"))
+    print(f"{'total':>8} {dsl:>9.2f} {oracle:>10.2f} {round(dsl / oracle, 2):>6}")
     return 0
 
 
