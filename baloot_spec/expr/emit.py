@@ -27,6 +27,7 @@ import operator
 
 from . import tree as t
 from .astutil import clone
+from .builtins import REC_OWN_NAMES
 from .lengths import item_of, known_length, max_of_known_list, writable, written, written_index
 from .resolve import resolve
 from .scope import KNOBS, Scope
@@ -93,6 +94,14 @@ def _lazy_fetch(node: ast.expr) -> bool:
             and isinstance(node.orelse.value, ast.Call) and isinstance(node.orelse.value.func, ast.Name)
             and node.orelse.value.func.id.startswith("f_") and len(node.orelse.value.args) == 1
             and isinstance(node.orelse.value.args[0], ast.Name) and node.orelse.value.args[0].id == "S")
+
+
+def record_has(kind, field: str) -> bool:
+    """Whether a value of type `kind` is a record (a `Rec`, built by a record literal) that has
+    `field`: then `x[field]` reads what `x.field` reads, without the record's Python
+    __getattribute__ frame. Not for a name the record has of its own (a dict method: `items`),
+    which the attribute read answers with the method."""
+    return kind.kind == "record" and kind.field(field) is not None and field not in REC_OWN_NAMES
 
 
 def _holds_assignment(node: ast.expr) -> bool:
@@ -220,7 +229,7 @@ class Emitter:
 
     def _attr(self, node):
         value = self.emit(node.value)
-        if node.attr in self.scope.record_fields:
+        if node.attr in self.scope.record_fields or record_has(self.type_of(node.value), node.attr):
             return ast.Subscript(value=value, slice=ast.Constant(node.attr), ctx=ast.Load())
         return ast.Attribute(value=value, attr=node.attr, ctx=ast.Load())
 

@@ -162,7 +162,7 @@ class Resolver:
             if not low <= len(args) <= high:
                 want = str(low) if low == high else f"{low} to {high}"
                 raise CompileError(f"builtin {name!r} takes {want} argument(s), given {len(args)}", *_at(node.func_pos))
-            return t.Call(name, args, "builtin", node.func_pos, pos=node.pos, type=ty.BUILTIN_RESULTS.get(name, ty.ANY))
+            return t.Call(name, args, "builtin", node.func_pos, pos=node.pos, type=ty.builtin_result(name, args))
         if name in AGGREGATES:
             raise CompileError(f"{name!r} is an aggregate: write {name}(<expr> for <x> in <list>)", *_at(node.func_pos))
         callable_names = [*scope.functions, *scope.builtins, *AGGREGATES]
