@@ -317,6 +317,8 @@ class Emitter:
             return (self.lengths and max_of_known_list(whole)) or whole
         items = self._iterable(node.iterable)
         count = known_length(items, self.lengths)
+        if count is None:
+            count = self._per_seat(node.iterable)
         numeric = getattr(self.type_of(node.elem), "kind", None) in ("int", "bool")
         if count is not None and writable(kind, node.cond is not None, numeric):
             return self._written_out(node, items, count)
@@ -365,6 +367,14 @@ class Emitter:
         # sum: of ints (its items typed so), `_isum`, which the lowering (expr/lower.py) writes as
         # an accumulating loop, no list built; the same function as `sum` where it is not lowered
         return _call(SUM_OF_INTS if numeric else kind, loop(elem))
+
+    def _per_seat(self, node: t.Node) -> int | None:
+        """The length of a finished trick's list that holds one item per seat (`x.cards` of a
+        trick `x`: engine/state.py PER_SEAT_LISTS), else None."""
+        if (type(node) is t.Attr and node.attr in self.scope.per_seat_lists and self.scope.seats
+                and self.type_of(node.value).kind == "trick"):
+            return self.scope.seats
+        return None
 
     def _written_out(self, node, items: ast.expr, count: int) -> ast.expr:
         """An aggregate over a list of known length, its items written out (expr/lengths.py):

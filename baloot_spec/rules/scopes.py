@@ -12,7 +12,7 @@ from __future__ import annotations
 from keyword import iskeyword
 
 from ..cards import Card
-from ..engine.state import ENGINE_LISTS, Play, Trick
+from ..engine.state import ENGINE_LISTS, PER_SEAT_LISTS, Play, Trick
 from ..errors import RulesError
 from ..expr.builtins import Rec, builtin_arity
 from ..expr.parser import parse_expression
@@ -90,7 +90,8 @@ class VariantScopes:
                                   and a not in PYTHON_ATTRIBUTES)
         self.base = dict(functions=self.functions, builtins=builtin_arity(), params=dict(variant.knobs),
                          consts=frozenset(self.constants), attributes=frozenset(attributes),
-                         record_fields=record_fields, engine_lists=ENGINE_LISTS, inline=self.inline,
+                         record_fields=record_fields, engine_lists=ENGINE_LISTS, per_seat_lists=PER_SEAT_LISTS,
+                         inline=self.inline,
                          indexable=self.indexable, seats=seats, derived=self.derived, const_values=self.constants,
                          engine_fields=GENERIC_STATE, knobs_as_data=knobs_as_data)
 
