@@ -74,7 +74,8 @@ def literal(node: ast.expr) -> tuple[bool, object]:
 
 def _trivial(node: ast.expr) -> bool:
     """An argument as cheap to repeat as a name: a name, a literal number, a plain string, or
-    attributes and constant indexes of a name or of a derived value's lazy local."""
+    attributes and constant indexes (ints from 0, plain strings: a record's field) of a name or
+    of a derived value's lazy local."""
     if isinstance(node, ast.Constant):
         value = node.value
         return value is None or isinstance(value, (bool, int)) or (
@@ -82,7 +83,8 @@ def _trivial(node: ast.expr) -> bool:
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         if isinstance(node, ast.Subscript):
             key = node.slice
-            if not (isinstance(key, ast.Constant) and type(key.value) is int and key.value >= 0):
+            if not (isinstance(key, ast.Constant) and ((type(key.value) is int and key.value >= 0)
+                                                       or (type(key.value) is str and _trivial(key)))):
                 return False
         node = node.value
     return isinstance(node, ast.Name) or _lazy_fetch(node)
