@@ -87,7 +87,8 @@ class Resolver:
         if name in scope.action:
             return t.Ref("action", name, pos=node.pos, type=ty.CARD if name == "card" else ty.ANY)
         if name in scope.state:
-            kind = ty.ENGINE_FIELD_TYPES.get(name, ty.ANY) if name in scope.engine_fields else ty.ANY
+            kind = (ty.ENGINE_FIELD_TYPES.get(name, ty.ANY) if name in scope.engine_fields
+                    else scope.state_types.get(name, ty.ANY))
             return t.Ref("state", name, pos=node.pos, type=kind)
         if name in scope.functions:
             if scope.functions[name] != 0:

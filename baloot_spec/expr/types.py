@@ -115,8 +115,8 @@ def join(*types: Type) -> Type:
     first = types[0] if types else ANY
     for other in types[1:]:
         if other != first:
-            if first.kind == other.kind == "list":
-                first = list_of(join(first.item, other.item))
+            if first.kind == other.kind == "list":   # (an item None: no item known yet, rules/passes/state_types.py)
+                first = list_of(join(first.item, other.item) if first.item and other.item else first.item or other.item)
             elif first.kind == other.kind == "record" and [n for n, _ in first.fields] == [n for n, _ in other.fields]:
                 first = Type("record", fields=tuple((n, join(a, b)) for (n, a), (_, b) in zip(first.fields, other.fields)))
             elif first.kind in TEXTUAL and other.kind in TEXTUAL:
