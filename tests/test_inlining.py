@@ -134,3 +134,20 @@ def test_the_body_tree_is_left_as_it_was():
     before = repr(tree)
     _used_once(tree, "p", True)
     assert repr(tree) == before
+
+
+@pytest.mark.parametrize("argument, trivial", [
+    ("x", True), ("x.a", True), ("x[0]", True), ("x['project']", True), ("x['project']['kind']", True),
+    ("x[0]['a'].b", True),
+    ("x[-1]", False), ("x[y]", False), ("x[\"it's\"]", False), ("f(x)['a']", False), ("x[1.5]", False),
+])
+def test_a_constant_key_of_a_name_is_as_cheap_to_repeat_as_an_attribute(argument, trivial):
+    from baloot_spec.expr.emit import _trivial
+    assert _trivial(ast.parse(argument, mode="eval").body) is trivial
+
+
+def test_a_record_field_argument_is_inlined_with_the_same_value():
+    # (project_strength(d.project), whose body reads its parameter four times: no call left)
+    source = load_variant().python_source
+    body = source.split("def f_best_project_key(S):", 1)[1].split("\ndef ", 1)[0]
+    assert "f_project_strength(" not in body and "['project']['value']" in body, body

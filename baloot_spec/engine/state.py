@@ -137,6 +137,11 @@ def _hashable(value):
 # false to its empty value (expr/compiler.py).
 ENGINE_LISTS = frozenset({"all_cards", "all_seats", "suits", "trick", "tricks", "played", "hand"})
 
+# A finished trick's lists (Trick's attributes): one item per seat, since the engine closes a
+# trick (engine/hand.py, random_cards.py) when every seat has played to it. The compiler writes
+# an aggregate over one of them out, item by item (expr/emit.py, expr/lengths.py).
+PER_SEAT_LISTS = frozenset({"plays", "cards"})
+
 # The list of plays of the current trick in a `tricks` phase (engine/hand.py appends to it). The
 # engine knows its length whenever it calls the phase's functions: 0 .. seats-1 when it narrows
 # a player's cards (taking the phase's `narrows[len(trick)]`), every seat's when it asks the

@@ -29,7 +29,7 @@ class Rec(dict):
             return _own(self, name)   # (raises the AttributeError)
 
 
-_DICT_NAMES = frozenset(dir(Rec))
+_DICT_NAMES = REC_OWN_NAMES = frozenset(dir(Rec))   # (a record's own names: never read as its fields)
 
 
 class LazyMap(Rec):

@@ -27,6 +27,7 @@ import operator
 
 from . import tree as t
 from .astutil import clone
+from .builtins import REC_OWN_NAMES
 from .lengths import item_of, known_length, max_of_known_list, writable, written, written_index
 from .resolve import resolve
 from .scope import KNOBS, Scope
@@ -73,7 +74,8 @@ def literal(node: ast.expr) -> tuple[bool, object]:
 
 def _trivial(node: ast.expr) -> bool:
     """An argument as cheap to repeat as a name: a name, a literal number, a plain string, or
-    attributes and constant indexes of a name or of a derived value's lazy local."""
+    attributes and constant indexes (ints from 0, plain strings: a record's field) of a name or
+    of a derived value's lazy local."""
     if isinstance(node, ast.Constant):
         value = node.value
         return value is None or isinstance(value, (bool, int)) or (
@@ -81,7 +83,8 @@ def _trivial(node: ast.expr) -> bool:
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         if isinstance(node, ast.Subscript):
             key = node.slice
-            if not (isinstance(key, ast.Constant) and type(key.value) is int and key.value >= 0):
+            if not (isinstance(key, ast.Constant) and ((type(key.value) is int and key.value >= 0)
+                                                       or (type(key.value) is str and _trivial(key)))):
                 return False
         node = node.value
     return isinstance(node, ast.Name) or _lazy_fetch(node)
@@ -93,6 +96,14 @@ def _lazy_fetch(node: ast.expr) -> bool:
             and isinstance(node.orelse.value, ast.Call) and isinstance(node.orelse.value.func, ast.Name)
             and node.orelse.value.func.id.startswith("f_") and len(node.orelse.value.args) == 1
             and isinstance(node.orelse.value.args[0], ast.Name) and node.orelse.value.args[0].id == "S")
+
+
+def record_has(kind, field: str) -> bool:
+    """Whether a value of type `kind` is a record (a `Rec`, built by a record literal) that has
+    `field`: then `x[field]` reads what `x.field` reads, without the record's Python
+    __getattribute__ frame. Not for a name the record has of its own (a dict method: `items`),
+    which the attribute read answers with the method."""
+    return kind.kind == "record" and kind.field(field) is not None and field not in REC_OWN_NAMES
 
 
 def _holds_assignment(node: ast.expr) -> bool:
@@ -220,7 +231,7 @@ class Emitter:
 
     def _attr(self, node):
         value = self.emit(node.value)
-        if node.attr in self.scope.record_fields:
+        if node.attr in self.scope.record_fields or record_has(self.type_of(node.value), node.attr):
             return ast.Subscript(value=value, slice=ast.Constant(node.attr), ctx=ast.Load())
         return ast.Attribute(value=value, attr=node.attr, ctx=ast.Load())
 
@@ -308,6 +319,8 @@ class Emitter:
             return (self.lengths and max_of_known_list(whole)) or whole
         items = self._iterable(node.iterable)
         count = known_length(items, self.lengths)
+        if count is None:
+            count = self._per_seat(node.iterable)
         numeric = getattr(self.type_of(node.elem), "kind", None) in ("int", "bool")
         if count is not None and writable(kind, node.cond is not None, numeric):
             return self._written_out(node, items, count)
@@ -356,6 +369,14 @@ class Emitter:
         # sum: of ints (its items typed so), `_isum`, which the lowering (expr/lower.py) writes as
         # an accumulating loop, no list built; the same function as `sum` where it is not lowered
         return _call(SUM_OF_INTS if numeric else kind, loop(elem))
+
+    def _per_seat(self, node: t.Node) -> int | None:
+        """The length of a finished trick's list that holds one item per seat (`x.cards` of a
+        trick `x`: engine/state.py PER_SEAT_LISTS), else None."""
+        if (type(node) is t.Attr and node.attr in self.scope.per_seat_lists and self.scope.seats
+                and self.type_of(node.value).kind == "trick"):
+            return self.scope.seats
+        return None
 
     def _written_out(self, node, items: ast.expr, count: int) -> ast.expr:
         """An aggregate over a list of known length, its items written out (expr/lengths.py):

@@ -13,7 +13,7 @@ Written out here (the emitted elements and conditions, one per item, are given):
 - `[e for x in xs]` -> `[e0, e1, ...]`;
 - `max(e for x in xs)` / `min` -> `max(e0, e1, ...)` (the builtin's own loop over its arguments:
   the first of equal items wins, as over a list), `e0` for one item, `None` for none;
-- sum of ints -> `0 + e0 + e1 ...`; count -> `(1 if t0 else 0) + ...`;
+- sum of ints -> `e0 + e1 ...` (`0 + e0` for one item, `0` for none); count -> `(1 if t0 else 0) + ...`;
 - first / any / all -> a chain of `x if c else ...` that stops where the loop would stop;
 
 and, from the shape of the written-out list, `index(xs, v)` of such a list of ints, texts or
@@ -66,7 +66,9 @@ def written(kind: str, elems: list, conds: list | None) -> ast.expr:
             return elems[0]
         return ast.Call(func=ast.Name(id=kind, ctx=ast.Load()), args=elems, keywords=[])
     if kind == "sum":
-        total = ast.Constant(0)
+        # (`0 +` first only for fewer than two items: two ints or bools added are an int, as
+        # their sum is; one bool alone is not)
+        total, elems = (ast.Constant(0), elems) if count < 2 else (elems[0], elems[1:])
         for elem in elems:
             total = ast.BinOp(left=total, op=ast.Add(), right=elem)
         return total

@@ -87,7 +87,8 @@ class Resolver:
         if name in scope.action:
             return t.Ref("action", name, pos=node.pos, type=ty.CARD if name == "card" else ty.ANY)
         if name in scope.state:
-            kind = ty.ENGINE_FIELD_TYPES.get(name, ty.ANY) if name in scope.engine_fields else ty.ANY
+            kind = (ty.ENGINE_FIELD_TYPES.get(name, ty.ANY) if name in scope.engine_fields
+                    else scope.state_types.get(name, ty.ANY))
             return t.Ref("state", name, pos=node.pos, type=kind)
         if name in scope.functions:
             if scope.functions[name] != 0:
@@ -162,7 +163,7 @@ class Resolver:
             if not low <= len(args) <= high:
                 want = str(low) if low == high else f"{low} to {high}"
                 raise CompileError(f"builtin {name!r} takes {want} argument(s), given {len(args)}", *_at(node.func_pos))
-            return t.Call(name, args, "builtin", node.func_pos, pos=node.pos, type=ty.BUILTIN_RESULTS.get(name, ty.ANY))
+            return t.Call(name, args, "builtin", node.func_pos, pos=node.pos, type=ty.builtin_result(name, args))
         if name in AGGREGATES:
             raise CompileError(f"{name!r} is an aggregate: write {name}(<expr> for <x> in <list>)", *_at(node.func_pos))
         callable_names = [*scope.functions, *scope.builtins, *AGGREGATES]

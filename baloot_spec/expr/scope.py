@@ -29,6 +29,10 @@ class Scope:
     record_fields: frozenset = frozenset()
     engine_lists: frozenset = frozenset()   # state fields that are always lists (engine/state.py ENGINE_LISTS)
     locals: frozenset = frozenset()       # function parameters -> v_name
+    # Declared state fields' types where known (rules/passes/state_types.py); others `unknown`.
+    state_types: dict = field(default_factory=dict)
+    # A finished trick's lists that hold one item per seat (engine/state.py PER_SEAT_LISTS).
+    per_seat_lists: frozenset = frozenset()
     # Rule functions whose body is substituted at the call site (name -> (params, tree, scope)):
     # filled by the rules compiler as each function is checked, shared by every scope.
     inline: dict = field(default_factory=dict)

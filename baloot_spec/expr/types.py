@@ -80,6 +80,19 @@ BUILTIN_RESULTS = {
 }
 
 
+def builtin_result(name: str, args) -> Type:
+    """The type of a builtin's result; for the builtins that pass items through (`flatten` of a
+    list of lists, `unique` of a list), the items' own type, so a record built in a comprehension
+    is still known to be one after them (expr/emit.py reads its fields by subscript)."""
+    if len(args) == 1 and args[0].type.kind == "list":
+        item = args[0].type.item
+        if name == "unique" and item is not None:
+            return list_of(item)
+        if name == "flatten" and item is not None and item.kind == "list" and item.item is not None:
+            return list_of(item.item)
+    return BUILTIN_RESULTS.get(name, ANY)
+
+
 def of_value(value) -> Type:
     """The type of a knob's or a constant's value."""
     if isinstance(value, bool):
@@ -102,8 +115,10 @@ def join(*types: Type) -> Type:
     first = types[0] if types else ANY
     for other in types[1:]:
         if other != first:
-            if first.kind == other.kind == "list":
-                first = list_of(join(first.item, other.item))
+            if first.kind == other.kind == "list":   # (an item None: no item known yet, rules/passes/state_types.py)
+                first = list_of(join(first.item, other.item) if first.item and other.item else first.item or other.item)
+            elif first.kind == other.kind == "record" and [n for n, _ in first.fields] == [n for n, _ in other.fields]:
+                first = Type("record", fields=tuple((n, join(a, b)) for (n, a), (_, b) in zip(first.fields, other.fields)))
             elif first.kind in TEXTUAL and other.kind in TEXTUAL:
                 first = TEXT
             else:

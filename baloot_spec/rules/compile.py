@@ -49,6 +49,7 @@ from .passes.dispatch import domains_of
 from .passes.flow import following as phases_following, written_after
 from .passes.keyed import compared, constant_function, key_fields, keyed_function, read_only, table_statements
 from .passes.lazy_maps import held_containers, lazy_maps
+from .passes.state_types import state_types as infer_state_types
 from .scopes import MATCH_CONTEXT, VariantScopes, names_in, plain
 from .source import source_of, text_of
 from .template import template
@@ -81,6 +82,7 @@ def _compiled_plan(variant: Variant, observe=None, knobs_as_data: bool = False):
         TREES.update(disk_cache.load("trees", "all") or {})
         known_trees = len(TREES)
     compiler = _VariantCompiler(variant, observe, knobs_as_data)   # 1. scopes
+    compiler.state_types()                          #    and the declared state's types
     compiler.functions()                            # 2. rule functions
     compiler.phases()                               # 3. phases' own expressions,
     compiler.rules()                                #    filters and checks,
@@ -132,6 +134,14 @@ class _VariantCompiler:
                                                             self.function_types, boolean)
         node = emit_expression(tree, scope, self.fixed or None, self.inline_names, self.tables, self.lengths or None)
         return unroll(node, self.short) if written_out else node
+
+    def state_types(self) -> None:
+        """The declared state fields that hold records, typed from the effects that set them."""
+        scopes = self.scopes
+        reused = frozenset(scopes.fact_names) | set(scopes.score_names) | set(scopes.match_names) | MATCH_CONTEXT
+        found = infer_state_types(self.rs.lists["effects"], lambda e: scopes.effect(e["phase"], e.get("at", "action")),
+                                  scopes.state_init, reused, scopes.state_types)
+        scopes.state_types.update(found)
 
     # 2 ---------------------------------------------------------------------------------------
     def functions(self) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from keyword import iskeyword
 
 from ..cards import Card
-from ..engine.state import ENGINE_LISTS, Play, Trick
+from ..engine.state import ENGINE_LISTS, PER_SEAT_LISTS, Play, Trick
 from ..errors import RulesError
 from ..expr.builtins import Rec, builtin_arity
 from ..expr.parser import parse_expression
@@ -86,11 +86,13 @@ class VariantScopes:
                                    if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
         self.inline: dict = {}    # rule function -> (params, checked body, scope), once checked
         self.derived: dict = {}   # the same for zero-argument functions (used by specialised phases only)
+        self.state_types: dict = {}   # declared state field -> its type, where known (passes/state_types.py)
         record_fields = frozenset(a for a in attributes if a not in GENERIC_ATTRIBUTES and a not in annotations
                                   and a not in PYTHON_ATTRIBUTES)
         self.base = dict(functions=self.functions, builtins=builtin_arity(), params=dict(variant.knobs),
                          consts=frozenset(self.constants), attributes=frozenset(attributes),
-                         record_fields=record_fields, engine_lists=ENGINE_LISTS, inline=self.inline,
+                         record_fields=record_fields, engine_lists=ENGINE_LISTS, per_seat_lists=PER_SEAT_LISTS,
+                         inline=self.inline, state_types=self.state_types,
                          indexable=self.indexable, seats=seats, derived=self.derived, const_values=self.constants,
                          engine_fields=GENERIC_STATE, knobs_as_data=knobs_as_data)
 
