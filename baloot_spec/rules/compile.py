@@ -11,7 +11,8 @@ The stages, in order (compile_variant reads as this list):
    derived values of a few state fields' values made tables (passes/keyed.py);
 4. fusing (fuse.py): one function per phase for its filters, checks and effects, with the
    passes of passes/ (per-card and per-candidate specialisation, hoisting, action guards,
-   action effects per value of an action field);
+   action effects per value of an action field); the scoring steps and both result records
+   as one function with the steps in locals (scored.py);
 5. the module (module.py): comprehensions written out as loops (expr/lower.py), unparsed once,
    compiled with the builtin `compile` and cached by the variant hash.
 
