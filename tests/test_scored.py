@@ -144,3 +144,38 @@ def test_a_step_reads_facts_and_earlier_steps_as_locals(value, python):
     found = in_locals(node, {"a", "b"})
     assert (None if found is None else ast.unparse(found)) == python
     assert ast.unparse(node) == value   # (its input left alone)
+
+
+# ---- fused_scored on fixtures ---------------------------------------------------------------------
+def _scored_of(steps, known):
+    from baloot_spec.errors import BalootError
+    from baloot_spec.expr.builtins import Rec, Values
+    from baloot_spec.rules.module import ModuleBuilder
+    from baloot_spec.rules.scored import fused_scored
+    builder = ModuleBuilder()
+    fn_name = fused_scored(builder, ["a", "b"], [(f"s.{n}", n, ast.parse(v, mode="eval").body) for n, v in steps], known)
+    if fn_name is None:
+        return None
+    space = {"_R": Rec, "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception}
+    exec(compile(builder.source(), "<test>", "exec"), space)
+    return lambda **facts: space[fn_name](Values(**facts))
+
+
+def test_the_records_hold_the_facts_then_the_steps_a_known_fact_as_its_literal():
+    scored = _scored_of([("x", "S.a + 1"), ("y", "S.x * 2 + S.a")], {"b": 2})
+    facts, score = scored(a=5, b="not read")
+    assert list(facts.items()) == [("a", 5), ("b", 2)]
+    assert list(score.items()) == [("a", 5), ("b", 2), ("x", 6), ("y", 17)]
+    assert type(facts) is type(score) is not dict
+
+
+def test_a_failing_step_of_the_function_is_named_by_its_own_id():
+    scored = _scored_of([("x", "S.a + 1"), ("y", "S.x + 'one'"), ("z", "S.y")], {})
+    with pytest.raises(RuleRuntimeError) as caught:
+        scored(a=1, b=2)
+    assert caught.value.rule_id == "s.y" and isinstance(caught.value.__cause__, TypeError)
+
+
+def test_a_known_fact_still_read_off_the_namespace_makes_no_function():
+    # (the emitter folds a known fact; one left as S.<name> would read a local never set)
+    assert _scored_of([("x", "S.b + 1")], {"b": 2}) is None
