@@ -22,9 +22,10 @@ def test_the_floor_replays_the_hands_with_the_play_rules_looked_up(capsys):
     from baloot_spec.rules import load_variant
     rules = load_variant()
     assert rules.facts_all.__name__.startswith("facts_all") and rules.steps_all.__name__.startswith("steps_all")
+    assert rules.scored.__name__.startswith("scored")
     for phase in rules._specialized.values():
         assert phase.narrow.__name__.startswith("narrow")
         if phase.kind == "tricks":
             assert phase.winner.__name__.startswith("winner")
         if phase.kind == "score":
-            assert phase.facts_all.__name__.startswith("facts_all")
+            assert phase.facts_all.__name__.startswith("facts_all") and phase.scored.__name__.startswith("scored")

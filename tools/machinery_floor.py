@@ -56,14 +56,15 @@ def main(argv=None) -> int:
     phases = list(rules._specialized.values())
     real = {id(p): (p.narrow, p.winner) for p in phases}
     kept, winners, scores = [], [], []   # every answer, in the order the replay asks
-    real_scoring = (rules.facts_all, rules.steps_all)
-    # (a specialised score phase brings its own facts; while the scoring is recorded or looked
-    # up, the engine is sent to rules.facts_all instead, by clearing the phase's)
-    real_facts = {id(p): p.facts_all for p in phases}
+    real_scoring = (rules.facts_all, rules.steps_all, rules.scored)
+    # (a specialised score phase brings its own facts and steps; while the scoring is recorded or
+    # looked up, the engine is sent to rules.facts_all and rules.steps_all instead, by clearing
+    # the phase's, and rules.scored, which makes the steps and records in one call)
+    real_facts = {id(p): (p.facts_all, p.scored) for p in phases}
 
     def own_facts(on: bool) -> None:
         for phase in phases:
-            phase.facts_all = real_facts[id(phase)] if on else None
+            phase.facts_all, phase.scored = real_facts[id(phase)] if on else (None, None)
 
     def recording(narrow, winner):
         """The phase's own functions, remembering each answer in order."""
@@ -87,10 +88,10 @@ def main(argv=None) -> int:
 
     for phase in phases:
         phase.narrow, phase.winner = recording(phase.narrow, phase.winner)
-    rules.facts_all, rules.steps_all = record_scoring, lambda values: values
+    rules.facts_all, rules.steps_all, rules.scored = record_scoring, lambda values: values, None
     own_facts(False)
     replay_dsl(rules, hands)
-    rules.facts_all, rules.steps_all = real_scoring
+    rules.facts_all, rules.steps_all, rules.scored = real_scoring
     own_facts(True)
     if len(rules._specialized) != len(phases):
         raise SystemExit("machinery_floor: a contract was specialised only in the recording replay")
@@ -111,7 +112,8 @@ def main(argv=None) -> int:
             for phase in phases:
                 phase.narrow, phase.winner = real[id(phase)] if how == "rules" else (looked_up, winner_looked_up)
             free_scoring = how == "no-rules-or-scoring"
-            rules.facts_all, rules.steps_all = (scoring_looked_up, lambda values: values) if free_scoring else real_scoring
+            rules.facts_all, rules.steps_all, rules.scored = ((scoring_looked_up, lambda values: values, None)
+                                                              if free_scoring else real_scoring)
             own_facts(not free_scoring)
             answers.update(kept=iter(kept), winners=iter(winners), scores=iter(scores))
             spent = split_times(lambda *setup: Hand(rules, *setup), hands)
@@ -125,7 +127,7 @@ def main(argv=None) -> int:
             best[("oracle", part)] = min(best.get(("oracle", part), float("inf")), seconds)
     for phase in phases:
         phase.narrow, phase.winner = real[id(phase)]
-    rules.facts_all, rules.steps_all = real_scoring
+    rules.facts_all, rules.steps_all, rules.scored = real_scoring
     own_facts(True)
 
     us = {how: {part: round(best[(how, part)] / len(hands) * 1e6, 1) for part in ("setup", "calls", "plays", "result")}

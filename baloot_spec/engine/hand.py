@@ -334,8 +334,16 @@ class Hand(Judging, Announcing, RandomCards):
         elif phase.kind == "score":
             rules = self.rules
             values = (phase.facts_all or rules.facts_all)(S)
-            self.facts = rules.facts_of(values)
-            self.score = rules.score_of(rules.steps_all(values))
+            scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
+            if scored is None:
+                self.facts = rules.facts_of(values)
+                self.score = rules.score_of(rules.steps_all(values))
+            else:
+                try:
+                    self.facts, self.score = scored(values)
+                except BaseException:   # (a step failed: the facts were already there)
+                    self.facts = rules.facts_of(values)
+                    raise
             self._leave(phase)
 
     def _resume(self, name: str, enter: bool) -> None:

@@ -236,7 +236,13 @@ class Emitter:
         return ast.Attribute(value=value, attr=node.attr, ctx=ast.Load())
 
     def _index(self, node):
-        return ast.Subscript(value=self.emit(node.value), slice=self.emit(node.key), ctx=ast.Load())
+        value = self.emit(node.value)
+        key = self.emit(node.key)
+        if type(node.value) is t.Ref and node.value.kind == "const":   # const.x[literal]: its entry, if plain
+            found = _entry(self.scope.const_values.get(node.value.name), key)
+            if found is not None:
+                return found
+        return ast.Subscript(value=value, slice=key, ctx=ast.Load())
 
     # calls ------------------------------------------------------------------------------
     def _call(self, node):
@@ -449,6 +455,22 @@ def resolved_body(tree: t.Node, scope: Scope) -> t.Node:
 
 def _is_plain(value) -> bool:
     return value is None or isinstance(value, (str, int, bool))
+
+
+def _entry(table, key: ast.expr) -> ast.Constant | None:
+    """The literal `table[key]` is, for a constant table (the rules' data) and a literal key
+    (`const.hand_value['sun']` once a Sun is folded in), where the entry is a plain value; None
+    otherwise (a missing entry is left to fail at run time, where it is reported)."""
+    known, value = literal(key)
+    if not known or not isinstance(table, (dict, list)):
+        return None
+    try:
+        entry = table[value]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if not _is_plain(entry):
+        return None
+    return ast.Constant(str(entry) if isinstance(entry, str) else entry)
 
 
 def emit(tree: t.Node, scope: Scope, fixed: dict | None = None, names=None, tables=None,

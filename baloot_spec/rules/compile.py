@@ -11,7 +11,8 @@ The stages, in order (compile_variant reads as this list):
    derived values of a few state fields' values made tables (passes/keyed.py);
 4. fusing (fuse.py): one function per phase for its filters, checks and effects, with the
    passes of passes/ (per-card and per-candidate specialisation, hoisting, action guards,
-   action effects per value of an action field);
+   action effects per value of an action field); the scoring steps and both result records
+   as one function with the steps in locals (scored.py);
 5. the module (module.py): comprehensions written out as loops (expr/lower.py), unparsed once,
    compiled with the builtin `compile` and cached by the variant hash.
 
@@ -48,6 +49,7 @@ from .passes.cards import reads_only_card
 from .passes.dispatch import domains_of
 from .passes.flow import following as phases_following, written_after
 from .passes.keyed import compared, constant_function, key_fields, keyed_function, read_only, table_statements
+from .scored import fused_scored, literal_facts
 from .passes.lazy_maps import held_containers, lazy_maps
 from .passes.state_types import state_types as infer_state_types
 from .scopes import MATCH_CONTEXT, VariantScopes, names_in, plain
@@ -281,14 +283,31 @@ class _VariantCompiler:
     def steps(self, items, context: set) -> tuple[list, list]:
         """Steps that each see the context and the steps before them: [(name, id, function)], and
         [(id, name, emitted `ast`)] for fusing."""
+        parts = self.step_parts(items, context)
+        return [(step, step_id, self.builder.add("S", value)) for step_id, step, value in parts], parts
+
+    def step_parts(self, items, context: set) -> list:
+        """[(id, name, emitted `ast`)] of steps that each see the context and the steps before them."""
         names = set(context)
-        out, parts = [], []
+        parts = []
         for step in items:
-            value = self.expr(step["expr"], self.scopes.step(names), step["id"])
-            out.append((step["name"], step["id"], self.builder.add("S", value)))
-            parts.append((step["id"], step["name"], value))
+            parts.append((step["id"], step["name"], self.expr(step["expr"], self.scopes.step(names), step["id"])))
             names.add(step["name"])
-        return out, parts
+        return parts
+
+    def scored(self, out: ModuleBuilder, fact_parts: list) -> str | None:
+        """scored(S) (rules/scored.py): the steps emitted with each fact whose emitted value is a
+        literal (the contract folded into a specialised phase's facts) fixed to it."""
+        known = literal_facts(fact_parts, {step["name"] for step in self.rs.lists["scoring"]})
+        fixed = dict(self.fixed)
+        self.fixed.clear()
+        self.fixed.update(known)
+        try:
+            parts = self.step_parts(self.rs.lists["scoring"], set(self.scopes.fact_names))
+        finally:
+            self.fixed.clear()
+            self.fixed.update(fixed)
+        return fused_scored(out, self.scopes.fact_names, parts, known)
 
     def scoring(self) -> None:
         builder, scopes = self.builder, self.scopes
@@ -297,6 +316,7 @@ class _VariantCompiler:
         self.scoring_steps, step_parts = self.steps(self.rs.lists["scoring"], set(scopes.fact_names))
         self.facts_all = fused_facts(builder, fact_parts)
         self.steps_all = fused_steps(builder, step_parts)
+        self.scored_fn = fused_scored(builder, scopes.fact_names, step_parts, {})
         self.match, _ = self.steps(self.rs.lists["match"], set(MATCH_CONTEXT))
         # The facts, then the facts and the steps, read back off the namespace as records (a dict
         # display of checked names: one instruction, where building a dict from pairs takes 3 us).
@@ -362,7 +382,7 @@ class _VariantCompiler:
                 "functions": list(scopes.functions), "constants": scopes.constants,
                 "indexable": sorted(scopes.indexable), "rules_by_id": self.rules_by_id, "source": self.builder.source(),
                 "facts_all": self.facts_all, "steps_all": self.steps_all, "facts_of": self.facts_of,
-                "score_of": self.score_of, "held_by_effects": sorted(self.held)}
+                "score_of": self.score_of, "scored": self.scored_fn, "held_by_effects": sorted(self.held)}
 
     # specialisation ----------------------------------------------------------------------------
     def specializer(self, rules: CompiledRules, namespace: dict, source: str):
@@ -447,8 +467,10 @@ class _VariantCompiler:
             if generic.kind == "calls":
                 names["turn"] = phase_fn(out, "turn", item, self.expr(item["turn"], scope, item["id"]))
                 names["end"] = phase_fn(out, "end", item, self.expr(item["end"], scope, item["id"]))
-            if generic.kind == "score":   # the facts with the contract folded in (no Hokum tests in a Sun)
-                names["facts_all"] = fused_facts(out, self.fact_parts())
+            if generic.kind == "score":   # the facts with the contract folded in (no Hokum tests in a Sun), the steps with them
+                fact_parts = self.fact_parts()
+                names["facts_all"] = fused_facts(out, fact_parts)
+                names["scored"] = self.scored(out, fact_parts)
             out.statements += self.tables.statements()
         finally:
             self.fixed.clear()

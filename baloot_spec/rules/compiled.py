@@ -28,7 +28,7 @@ SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, 
                     "_isum": sum}   # (expr/emit.py SUM_OF_INTS: sum of ints, where not written as a loop)
 PLAN_KEYS = ("deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
              "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all",
-             "facts_of", "score_of", "held_by_effects")
+             "facts_of", "score_of", "scored", "held_by_effects")
 # The attributes of phases, rules and effects that name a generated function in a plan.
 _BOUND = ("when", "test", "keep", "explain", "values", "next", "turn", "end", "leader", "winner", "taker",
           "narrow", "check", "check_guard", "action_guard", "refusal_guard")
@@ -97,6 +97,7 @@ class CompiledPhase:
     # refusal_guard); None when no check can be judged by the action alone.
     refusal_guard: object = None
     facts_all: object = None     # score, specialised: the facts for its fixed state (else CompiledRules.facts_all)
+    scored: object = None        # score, specialised: the steps over those facts (else CompiledRules.scored)
 
     def call_candidates(self) -> list:
         """Every call a `calls` phase offers, as (type, {parameter: value}), in the order the
@@ -132,6 +133,9 @@ class CompiledRules:
     # facts_of(namespace) / score_of(namespace): the facts / the facts and the steps, as a Rec
     facts_of: object = None
     score_of: object = None
+    # scored(namespace) -> (facts_of, score_of) with the steps run in between, in one function
+    # (rules/scored.py); None where it could not be made (the engine makes the three calls)
+    scored: object = None
     # The containers the engine changes in place (IN_PLACE, engine/state.py) that an effect may
     # keep a reference to: the engine changes a copy of those instead.
     held_by_effects: frozenset = frozenset()
@@ -213,7 +217,8 @@ def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tu
                           steps["facts"], steps["scoring"], steps["match"],
                           {name: namespace[f"f_{name}"] for name in plan["functions"]}, constants, plan["rules_by_id"],
                           plan["source"], namespace[plan["facts_all"]], namespace[plan["steps_all"]],
-                          namespace[plan["facts_of"]], namespace[plan["score_of"]], frozenset(plan["held_by_effects"]))
+                          namespace[plan["facts_of"]], namespace[plan["score_of"]],
+                          namespace[plan["scored"]] if plan["scored"] else None, frozenset(plan["held_by_effects"]))
     return rules, namespace
 
 
@@ -305,7 +310,7 @@ def bind_phase(generic: CompiledPhase, names: dict, code, namespace: dict) -> Co
                    check_guard=fns["check_guard"], action_guard=fns["action_guard"],
                    refusal_guard=fns.get("refusal_guard"),
                    effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
-                   **{k: fns[k] for k in ("winner", "turn", "end", "facts_all") if k in fns})
+                   **{k: fns[k] for k in ("winner", "turn", "end", "facts_all", "scored") if k in fns})
 
 
 def _named(values):

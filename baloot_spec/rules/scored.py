@@ -1,0 +1,92 @@
+"""The scoring steps and both result records in one generated function, the steps in locals.
+
+The engine's score phase used to make three calls on the facts' namespace (fuse.py): the facts
+as a record (`facts_of`), every step set on the namespace (`steps_all`), then the facts and the
+steps copied into the score record (`score_of`). Each step was stored as an attribute and read
+back as one by every later step and by the record. `scored(S)` reads each fact off the namespace
+once into a local, builds the facts record from the locals, runs the steps in order as locals
+(`i = k` before each, as in every fused function, so that a failure is still reported under its
+own step's id), and builds the score record from the locals: -> (facts record, score record).
+
+A step's value reads a fact or an earlier step as `S.<name>` (expr/emit.py: they are the step
+scope's state); each such read becomes the name's local. Where a value reads the namespace in
+any other way (a rule function or a derived value called with it, or a name a later step sets,
+which an inlined function body can read), no function is made (None): the engine then makes the
+three calls as before. The namespace is never written: steps_all stays what `score_facts` runs.
+
+Facts whose value the code being made knows (a specialised score phase's facts with the contract
+folded in: `mode` is a literal in a Sun's) are literals in the steps (rules/compile.py emits
+them with those values fixed); they are not read off the namespace, the record holds the literal.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..expr.astutil import clone, walk
+from .module import ModuleBuilder
+from .pyast import assign, attr, call, const, lazy_locals, name
+
+NAMESPACE = "S"
+PREFIX = "_s_"   # the locals of facts and steps (no other generated name starts so: see record_stores.py)
+FACTS, SCORE = "_sF", "_sQ"   # the two records being filled
+
+
+def local(step: str) -> str:
+    return PREFIX + step
+
+
+def fused_scored(builder: ModuleBuilder, facts: list, steps: list, known: dict) -> str | None:
+    """scored(S) -> (facts record, score record), or None where a step reads the namespace other
+    than by a fact's or an earlier step's name. `facts`: the fact names in order; `steps`:
+    (id, name, emitted value) in order; `known`: fact name -> the literal it is in this code."""
+    facts = list(dict.fromkeys(facts))
+    names = {fact for fact in facts if fact not in known}   # (a literal fact left as S.<name>: no function)
+    body = [assign(local(fact), attr(NAMESPACE, fact)) for fact in facts if fact not in known]
+    record = [(fact, const(known[fact]) if fact in known else name(local(fact))) for fact in facts]
+    body.append(assign(FACTS, _record(record)))
+    for k, (_id, step, value) in enumerate(steps):
+        value = in_locals(value, names)
+        if value is None:
+            return None
+        body += [assign("i", const(k)), *lazy_locals(value), assign(local(step), value)]   # (a derived value: afresh)
+        names.add(step)
+    order = list(dict.fromkeys(facts + [step for _, step, _ in steps]))
+    values = {fact: value for fact, value in record}
+    values.update((step, name(local(step))) for _, step, _ in steps)
+    body.append(assign(SCORE, _record([(n, clone(values[n])) for n in order])))
+    result = ast.Tuple(elts=[name(FACTS), name(SCORE)], ctx=ast.Load())
+    return builder.guarded("scored", NAMESPACE, [s[0] for s in steps], body, result)
+
+
+def literal_facts(fact_parts: list, steps: set) -> dict:
+    """fact name -> the plain literal its emitted value is (what the emitter folds as fixed
+    state); not a name a step takes again (a later step's reads of it are the step's)."""
+    return {fact: value.value for _id, fact, value in fact_parts
+            if isinstance(value, ast.Constant) and fact not in steps
+            and (value.value is None or isinstance(value.value, (str, int, bool)))}
+
+
+def in_locals(value: ast.expr, names: set) -> ast.expr | None:
+    """A copy of `value` with each `S.<name>` of `names` read as its local; None if the namespace
+    is still read (passed to a function, or a name not set yet)."""
+    value = _Locals(names).visit(ast.Expression(body=clone(value))).body
+    if any(isinstance(node, ast.Name) and node.id == NAMESPACE for node in walk(value)):
+        return None
+    return value
+
+
+class _Locals(ast.NodeTransformer):
+    def __init__(self, names: set):
+        self.names = names
+
+    def visit_Attribute(self, node):
+        if (isinstance(node.value, ast.Name) and node.value.id == NAMESPACE and isinstance(node.ctx, ast.Load)
+                and node.attr in self.names):
+            return name(local(node.attr))
+        return self.generic_visit(node)
+
+
+def _record(items: list) -> ast.Call:
+    """`_R({'a': a, ...})`: filled item by item once written (passes/record_stores.py)."""
+    return call("_R", ast.Dict(keys=[const(k) for k, _ in items], values=[v for _, v in items]))
