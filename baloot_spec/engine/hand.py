@@ -37,20 +37,19 @@ class Hand(Judging, Announcing, RandomCards):
         if not rules.table.is_seat(dealer):
             raise DealError(f"unknown dealer {dealer!r} (seats: {' '.join(rules.table.seats)})", "dealer")
         self.rules = rules
-        teams = list(rules.table.teams)
-        scores = {team: 0 for team in teams}
+        self._tables = tables = tables_of(rules)
+        scores = {**tables.no_points}
         if match_scores is not None:
             if not _points_of(match_scores, scores):
-                raise DealError(f"match_scores must give a whole number of points for {' and '.join(teams)}", "match_scores")
+                raise DealError(f"match_scores must give a whole number of points for {' and '.join(scores)}", "match_scores")
             scores.update(match_scores)
-        self.deal = Deal(rules, dealer, deal)
+        self.deal = dealt = Deal(rules, dealer, deal)
         self.deal_spec = deal
-        self.state = S = State(rules, dealer, scores)
-        S.public = self.deal.public
-        S.exposed = self.deal.exposed
-        for seat, cards in self.deal.initial.items():
-            S.initial[seat] = cards   # (the deal's own list: nothing changes it)
-            S.hands[seat] = [*cards]   # (a card played changes this one in place)
+        # (each seat's initial is the deal's own list: nothing changes it; its hand a copy, which
+        # a card played changes in place)
+        self.state = S = State(rules, dealer, scores, dealt.initial)
+        S.public = dealt.public
+        S.exposed = dealt.exposed
         self.events: list[dict] = []
         # What is known of the current position (apply() forgets it): the seat to act and the
         # candidate actions the rules keep for it.
@@ -58,7 +57,6 @@ class Hand(Judging, Announcing, RandomCards):
         self._kept = None
         self.facts = None
         self.score = None
-        self._tables = tables_of(rules)
         self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
@@ -418,7 +416,9 @@ def _points_of(match_scores, scores: dict) -> bool:
     if not isinstance(match_scores, dict) or match_scores.keys() != scores.keys():
         return False
     for value in match_scores.values():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        if type(value) is not int and (not isinstance(value, int) or isinstance(value, bool)):
+            return False
+        if value < 0:
             return False
     return True
 
