@@ -96,3 +96,40 @@ def test_a_state_takes_the_cards_dealt(rules):
     assert list(S.hands) == rules.table.seats
     assert all(S.initial[seat] is initial[seat] and S.hands[seat] == initial[seat]
                and S.hands[seat] is not initial[seat] for seat in initial)
+
+
+def _completed_by_hand(deal, taker):
+    """Deal.complete of a deck worked out the long way: the stock in dealing order, the taker's
+    cards led by the public card."""
+    received, at = {}, 0
+    for seat in deal.order:
+        count = deal.completion - (seat == taker)
+        cards = deal.stock[at:at + count]
+        received[seat] = [deal.public, *cards] if seat == taker else cards
+        at += count
+    return received
+
+
+@pytest.mark.parametrize("dealer", ["N", "E"])
+@pytest.mark.parametrize("taker", ["N", "E", "S", "W"])
+def test_the_completion_is_generated_once_per_taker(rules, dealer, taker):
+    deal = Deal(rules, dealer, {"deck": DECK})
+    received = deal.complete(taker)
+    assert received == _completed_by_hand(deal, taker) and list(received) == deal.order
+    complete = rules._deal_plans[dealer].completes[taker]
+    assert complete.__code__.co_filename == "<deal complete>"
+    again = deal.complete(taker)
+    assert rules._deal_plans[dealer].completes[taker] is complete
+    assert all(again[seat] is not received[seat] for seat in received)   # new lists each time
+
+
+def test_a_completed_hand_holds_its_cards_once(rules):
+    hand = Hand(rules, "N", {"deck": DECK})
+    while hand.phase == "bidding":
+        hand.apply(dict(next(e for e in hand.legal() if e.get("call") == "sun") if hand.turn() == "E"
+                        else next(e for e in hand.legal() if e.get("call") == "pass"), seat=hand.turn()))
+    S = hand.state
+    assert list(S.hands) == list(S.dealt) == rules.table.seats
+    for seat in rules.table.seats:
+        assert len(S.hands[seat]) == 8 and S.dealt[seat] == S.hands[seat] and S.dealt[seat] is not S.hands[seat]
+    assert S.public in S.hands[S.taker]

@@ -39,7 +39,7 @@ class Deal:
         self.rules = rules
         self.dealer = dealer
         deck = rules.deck
-        plan = _plan_of(rules, dealer)
+        self._plan = plan = _plan_of(rules, dealer)
         self.order = [*plan.order]
         packets = plan.packets
         self.first = plan.first
@@ -248,6 +248,12 @@ class Deal:
         """The cards each seat receives after the bidding (the taker's include the public card)."""
         received = {}
         if self.kind == "deck":
+            plan = self._plan
+            complete = plan.completes.get(taker)
+            if complete is None and taker in plan.order:   # (made once per variant, dealer and taker)
+                complete = plan.completes[taker] = _completer(plan.order, self.completion, taker)
+            if complete is not None:
+                return complete(self.stock, self.public)
             stock, at, completion = self.stock, 0, self.completion
             for seat in self.order:   # (slices of the stock, in dealing order)
                 if seat == taker:
@@ -275,7 +281,7 @@ class _Plan:
     (each seat's cards before the bidding, in dealing order; the public card; the stock).
     Made once per variant and dealer (the per-hand work was ~2 us of a hand's setup)."""
 
-    __slots__ = ("order", "packets", "first", "completion", "split")
+    __slots__ = ("order", "packets", "first", "completion", "split", "completes")
 
     def __init__(self, rules, dealer: str):
         self.order = rules.table.order_after(dealer)
@@ -283,6 +289,7 @@ class _Plan:
         self.first = sum(packets)
         self.completion = rules.deal["completion"]
         self.split = _splitter(len(self.order), tuple(packets), self.order, bool(rules.deal["public"]))
+        self.completes = {}   # taker -> complete(stock, public): Deal.complete of a deck, generated
 
 
 def _plan_of(rules, dealer: str) -> _Plan:
@@ -308,6 +315,24 @@ def _splitter(n_seats: int, packets: tuple, order: tuple, public: bool):
     namespace = {"__builtins__": {}, **seats}
     exec(compile(f"def split(d):\n    return {{{hands}}}, {tail}\n", "<deal split>", "exec"), namespace)
     return namespace["split"]
+
+
+def _completer(order: tuple, completion: int, taker: str):
+    """(stock, public) -> {seat: the cards it receives after the bidding}: slices of the stock in
+    dealing order, the taker's led by the public card (Deal.complete's loop, generated once per
+    taker: only integers and global names are written into its source)."""
+    seats, parts, at = {}, [], 0
+    for index, seat in enumerate(order):
+        seats[f"g{index}"] = seat
+        if seat == taker:
+            parts.append(f"g{index}: [{', '.join(['public'] + [f's[{p}]' for p in range(at, at + completion - 1)])}]")
+            at += completion - 1
+        else:
+            parts.append(f"g{index}: s[{at}:{at + completion}]")
+            at += completion
+    namespace = {"__builtins__": {}, **seats}
+    exec(compile(f"def complete(s, public):\n    return {{{', '.join(parts)}}}\n", "<deal complete>", "exec"), namespace)
+    return namespace["complete"]
 
 
 def _dealt_positions(n_seats: int, packets: tuple) -> tuple:
