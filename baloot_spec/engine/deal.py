@@ -14,9 +14,6 @@ DealError that names the refusing rule and its source.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from operator import itemgetter
-
 from ..cards import CardError
 from ..errors import BalootError
 from .state import State
@@ -41,11 +38,12 @@ class Deal:
     def __init__(self, rules, dealer: str, spec: dict):
         self.rules = rules
         self.dealer = dealer
-        table, deck = rules.table, rules.deck
-        self.order = list(_order_after(table, dealer))
-        packets = rules.deal["packets"]
-        self.first = sum(packets)
-        self.completion = rules.deal["completion"]
+        deck = rules.deck
+        self._plan = plan = _plan_of(rules, dealer)
+        self.order = [*plan.order]
+        packets = plan.packets
+        self.first = plan.first
+        self.completion = plan.completion
         if not isinstance(spec, dict):
             raise DealError("a deal is an object with 'deck' or 'hands' and 'public'")
         self.exposed = None
@@ -54,7 +52,7 @@ class Deal:
         self.cut = None     # the cut record as read: by, option, to, cards
         moves = self._read_cut(spec["cut"], packets, deck) if spec.get("cut") is not None else []
         if "deck" in spec:
-            self._from_deck(spec["deck"], packets, deck, moves)
+            self._from_deck(spec["deck"], packets, deck, moves, plan)
         elif "hands" in spec:
             self._from_hands(spec["hands"], spec.get("public"), deck)
             self._check_cut_in_hands(moves)
@@ -173,9 +171,8 @@ class Deal:
                                         "deal.cut.cards")
 
     # ---- the two forms --------------------------------------------------------------------------
-    def _from_deck(self, cards, packets, deck, moves=()):
-        n_seats = len(self.order)
-        total = n_seats * (self.first + self.completion)
+    def _from_deck(self, cards, packets, deck, moves=(), plan=None):
+        total = len(self.order) * (self.first + self.completion)
         if not isinstance(cards, list) or len(cards) != total:
             raise DealError(f"the deck must list all {total} cards", "deal.deck")
         exact = deck.exact
@@ -189,6 +186,10 @@ class Deal:
             distinct = set(parsed)
         if len(distinct) != len(parsed):
             _no_repeats(parsed, "deal.deck")
+        self.kind = "deck"
+        if not moves and plan is not None:   # the common case: no cut, each seat's cards at fixed places
+            self.initial, self.public, self.stock = plan.split(parsed)
+            return
         rest, placed, public, taken = list(parsed), {}, None, []
         for count, end, target, seat, packet in moves:    # the cut's moves, before the dealing
             chunk = rest[:count] if end == "top" else rest[len(rest) - count:]
@@ -203,8 +204,8 @@ class Deal:
             raise DealError(f"the cut takes {' '.join(str(c) for chunk in taken for c in chunk)} from this deck, "
                             f"not {' '.join(str(c) for chunk in recorded for c in chunk)}", "deal.cut.cards")
         if not placed:   # the common case: each seat's packets are fixed slices of the deck
-            takers, at = _dealing_takers(len(self.order), tuple(packets))
-            self.initial = {seat: take(rest) for seat, take in zip(self.order, takers)}
+            positions, at = _dealt_positions(len(self.order), tuple(packets))
+            self.initial = {seat: [rest[p] for p in places] for seat, places in zip(self.order, positions)}
         else:
             at = 0   # the next undealt card of `rest`
             self.initial = {seat: [] for seat in self.order}
@@ -219,7 +220,6 @@ class Deal:
             public, at = rest[at], at + 1
         self.public = public if self.rules.deal["public"] else None
         self.stock = rest[at:]
-        self.kind = "deck"
 
     def _from_hands(self, hands, public, deck):
         if not isinstance(hands, dict) or set(hands) != set(self.order):
@@ -248,6 +248,12 @@ class Deal:
         """The cards each seat receives after the bidding (the taker's include the public card)."""
         received = {}
         if self.kind == "deck":
+            plan = self._plan
+            complete = plan.completes.get(taker)
+            if complete is None and taker in plan.order:   # (made once per variant, dealer and taker)
+                complete = plan.completes[taker] = _completer(plan.order, self.completion, taker)
+            if complete is not None:
+                return complete(self.stock, self.public)
             stock, at, completion = self.stock, 0, self.completion
             for seat in self.order:   # (slices of the stock, in dealing order)
                 if seat == taker:
@@ -269,29 +275,75 @@ class Deal:
         return received
 
 
-@lru_cache(maxsize=64)
-def _order_after(table, dealer: str) -> tuple:
-    return table.order_after(dealer)
+class _Plan:
+    """What dealing from one dealer under one compiled variant always is: the dealing order, the
+    packets and counts, and `split(cards)`, which deals a deck (a list of cards) without a cut:
+    (each seat's cards before the bidding, in dealing order; the public card; the stock).
+    Made once per variant and dealer (the per-hand work was ~2 us of a hand's setup)."""
+
+    __slots__ = ("order", "packets", "first", "completion", "split", "completes")
+
+    def __init__(self, rules, dealer: str):
+        self.order = rules.table.order_after(dealer)
+        self.packets = packets = rules.deal["packets"]
+        self.first = sum(packets)
+        self.completion = rules.deal["completion"]
+        self.split = _splitter(len(self.order), tuple(packets), self.order, bool(rules.deal["public"]))
+        self.completes = {}   # taker -> complete(stock, public): Deal.complete of a deck, generated
 
 
-@lru_cache(maxsize=16)
-def _dealing_takers(n_seats: int, packets: tuple) -> tuple:
-    """Where each seat's cards lie in the deck when it is dealt packet by packet, seat by seat:
-    per seat a function taking its cards, in order, from the deck as a new list; and the
-    position after the last dealt card. (An itemgetter of the positions: one C call a seat.)"""
+def _plan_of(rules, dealer: str) -> _Plan:
+    plans = getattr(rules, "_deal_plans", None)
+    if plans is None:
+        plans = rules._deal_plans = {}
+    plan = plans.get(dealer)
+    if plan is None:
+        plan = _Plan(rules, dealer)   # (an unknown dealer fails here, before it is kept)
+        if len(plans) < 64:
+            plans[dealer] = plan
+    return plan
+
+
+def _splitter(n_seats: int, packets: tuple, order: tuple, public: bool):
+    """deck -> ({seat: its cards dealt packet by packet}, the public card or None, the rest), as
+    one generated function of list displays over fixed positions (only integers and global
+    names are written into its source; the seats are its globals)."""
+    positions, at = _dealt_positions(n_seats, packets)
+    seats = {f"g{i}": seat for i, seat in enumerate(order)}
+    hands = ", ".join(f"g{i}: [{', '.join(f'd[{p}]' for p in places)}]" for i, places in enumerate(positions))
+    tail = f"d[{at}], d[{at + 1}:]" if public else f"None, d[{at}:]"
+    namespace = {"__builtins__": {}, **seats}
+    exec(compile(f"def split(d):\n    return {{{hands}}}, {tail}\n", "<deal split>", "exec"), namespace)
+    return namespace["split"]
+
+
+def _completer(order: tuple, completion: int, taker: str):
+    """(stock, public) -> {seat: the cards it receives after the bidding}: slices of the stock in
+    dealing order, the taker's led by the public card (Deal.complete's loop, generated once per
+    taker: only integers and global names are written into its source)."""
+    seats, parts, at = {}, [], 0
+    for index, seat in enumerate(order):
+        seats[f"g{index}"] = seat
+        if seat == taker:
+            parts.append(f"g{index}: [{', '.join(['public'] + [f's[{p}]' for p in range(at, at + completion - 1)])}]")
+            at += completion - 1
+        else:
+            parts.append(f"g{index}: s[{at}:{at + completion}]")
+            at += completion
+    namespace = {"__builtins__": {}, **seats}
+    exec(compile(f"def complete(s, public):\n    return {{{', '.join(parts)}}}\n", "<deal complete>", "exec"), namespace)
+    return namespace["complete"]
+
+
+def _dealt_positions(n_seats: int, packets: tuple) -> tuple:
+    """Per seat, the places of its cards in a deck dealt packet by packet, seat by seat; and
+    the place after the last dealt card."""
     positions, at = [[] for _ in range(n_seats)], 0
     for size in packets:
         for seat in range(n_seats):
             positions[seat].extend(range(at, at + size))
             at += size
-    return tuple(map(_taker, positions)), at
-
-
-def _taker(positions: list):
-    if len(positions) == 1:   # (an itemgetter of one position gives the item, not a tuple)
-        return lambda deck, _at=positions[0]: [deck[_at]]
-    take = itemgetter(*positions)
-    return lambda deck: list(take(deck))
+    return positions, at
 
 
 def _no_repeats(cards, path):

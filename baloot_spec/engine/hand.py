@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ..errors import RuleRuntimeError
+from ..errors import BalootError, RuleRuntimeError
 from ..expr.builtins import Rec
 from .announcing import Announcing
 from .candidates import NOTHING, UNKNOWN, logged_call, seat_event, tables_of
@@ -37,20 +37,19 @@ class Hand(Judging, Announcing, RandomCards):
         if not rules.table.is_seat(dealer):
             raise DealError(f"unknown dealer {dealer!r} (seats: {' '.join(rules.table.seats)})", "dealer")
         self.rules = rules
-        teams = list(rules.table.teams)
-        scores = {team: 0 for team in teams}
+        self._tables = tables = tables_of(rules)
+        scores = {**tables.no_points}
         if match_scores is not None:
             if not _points_of(match_scores, scores):
-                raise DealError(f"match_scores must give a whole number of points for {' and '.join(teams)}", "match_scores")
+                raise DealError(f"match_scores must give a whole number of points for {' and '.join(scores)}", "match_scores")
             scores.update(match_scores)
-        self.deal = Deal(rules, dealer, deal)
+        self.deal = dealt = Deal(rules, dealer, deal)
         self.deal_spec = deal
-        self.state = S = State(rules, dealer, scores)
-        S.public = self.deal.public
-        S.exposed = self.deal.exposed
-        for seat, cards in self.deal.initial.items():
-            S.initial[seat] = cards   # (the deal's own list: nothing changes it)
-            S.hands[seat] = [*cards]   # (a card played changes this one in place)
+        # (each seat's initial is the deal's own list: nothing changes it; its hand a copy, which
+        # a card played changes in place)
+        self.state = S = State(rules, dealer, scores, dealt.initial)
+        S.public = dealt.public
+        S.exposed = dealt.exposed
         self.events: list[dict] = []
         # What is known of the current position (apply() forgets it): the seat to act and the
         # candidate actions the rules keep for it.
@@ -58,7 +57,6 @@ class Hand(Judging, Announcing, RandomCards):
         self._kept = None
         self.facts = None
         self.score = None
-        self._tables = tables_of(rules)
         self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
@@ -167,12 +165,21 @@ class Hand(Judging, Announcing, RandomCards):
         self._kept = None
         actor = S.actor = event["seat"]
         if phase.kind != "tricks":   # (the short branch first: see _judge on long jumps)
-            logged = logged_call(action, actor, event)
+            # (logged_call and _settle written out: two Python calls a call, 10% of the engine's
+            # bytecodes in the bidding)
+            made = action._logged   # the candidate's shared event per seat (None: not a candidate)
+            logged = made.get(actor) if made is not None else None
+            if logged is None:
+                logged = logged_call(action, actor, event)
+            elif logged != event:
+                logged = {**event}
             self._seat = UNKNOWN
             S._memo = {}
             if action not in self._now[3]:
                 phase.effects["action"](S, action)
-            self._settle()
+            end = phase.end
+            if end(S):
+                self._leave(phase)
         else:
             card = action.card
             plays = action._plays   # a candidate's Play per seat, made once (None: not a candidate)
@@ -323,10 +330,10 @@ class Hand(Judging, Announcing, RandomCards):
                 S.hands = dict(S.hands)
             if tables.copy_dealt:
                 S.dealt = dict(S.dealt)
-            for seat, cards in self.deal.complete(taker).items():
-                S.hands[seat] = S.hands[seat] + cards
-            for seat in S.all_seats:
-                S.dealt[seat] = list(S.hands[seat])
+            hands, dealt = S.hands, S.dealt
+            for seat, cards in self.deal.complete(taker).items():   # (every seat: one loop, not two)
+                hands[seat] = hand = hands[seat] + cards
+                dealt[seat] = [*hand]
             self._leave(phase)
         elif phase.kind == "tricks":
             leader = phase.leader
@@ -390,9 +397,15 @@ class Hand(Judging, Announcing, RandomCards):
     # ---- results ----------------------------------------------------------------------------
     def result(self) -> dict | None:
         """The hand result once over: thrown_in, next_dealer, and the scoring steps."""
-        if not self.is_over():
+        S = self.state
+        if S.phase != OVER:
             return None
-        next_dealer = run_rule("next dealer", self.rules.functions["next_dealer"], self.state)
+        try:   # (run_rule written out)
+            next_dealer = self.rules.functions["next_dealer"](S)
+        except BalootError:
+            raise
+        except Exception as exc:
+            raise RuleRuntimeError("next dealer", exc) from exc
         if self.score is None:
             return {"thrown_in": True, "next_dealer": next_dealer}
         # (a display, not out.update(score): update() of a dict subclass first looks up its
@@ -426,7 +439,9 @@ def _points_of(match_scores, scores: dict) -> bool:
     if not isinstance(match_scores, dict) or match_scores.keys() != scores.keys():
         return False
     for value in match_scores.values():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        if type(value) is not int and (not isinstance(value, int) or isinstance(value, bool)):
+            return False
+        if value < 0:
             return False
     return True
 

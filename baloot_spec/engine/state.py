@@ -183,13 +183,15 @@ class State:
     __slots__ = ()
     _own = ("_fields",)
 
-    def __new__(cls, rules, dealer: str, match_scores: dict):
+    def __new__(cls, rules, dealer: str, match_scores: dict, initial: dict | None = None):
+        """`initial`: each seat's cards dealt before the bidding (the list is kept as the seat's
+        `initial`, a copy is its hand); without it every seat holds none."""
         made = getattr(rules, "_state_made", None)
         if made is None:
             made = rules._state_made = _initializer(rules)
         kind, init = made
         state = object.__new__(kind)
-        init(state, dealer, match_scores)
+        init(state, dealer, match_scores, initial)
         return state
 
     def copy(self, copied) -> "State":
@@ -206,7 +208,7 @@ class State:
 
 
 def _initializer(rules):
-    """(the variant's State subclass, `init(state, dealer, match_scores)`): every field set in a
+    """(the variant's State subclass, `init(state, dealer, match_scores, initial)`): every field set in a
     fixed order, containers new, and `_fields` (what copy() copies). Generated once per variant,
     one assignment a field: setting the ~40 fields in a loop with setattr() took 8 us a hand. Only
     field names (checked to be identifiers) are written into the source; values are globals."""
@@ -218,7 +220,8 @@ def _initializer(rules):
         values[f"g{len(values)}"] = value
         return f"g{len(values) - 1}"
 
-    per_seat = "{" + ", ".join(f"{const(seat)}: []" for seat in seats) + "}"
+    per_seat_keys = [const(seat) for seat in seats]
+    per_seat = "{" + ", ".join(f"{key}: []" for key in per_seat_keys) + "}"
     fields.update(dealer="dealer", actor="None", phase="None", public="None",
                   exposed="None",   # a card exposed by accident during the deal, if the deal says so
                   hands=per_seat, initial=per_seat, dealt=per_seat, trick="[]", tricks="[]", played="[]",
@@ -230,8 +233,14 @@ def _initializer(rules):
         fields[name] = f"{const(value)}.copy()" if isinstance(value, (list, dict)) else const(value)
     if not all(name.isidentifier() and not iskeyword(name) for name in fields):
         raise RulesError(f"a state field is not a name: {', '.join(n for n in fields if not n.isidentifier() or iskeyword(n))}")
-    lines = [f"    self.{name} = {source}" for name, source in fields.items()]
-    source = "def init(self, dealer, match_scores):\n" + "\n".join(lines) + f"\n    self._fields = {const(tuple(fields))}\n"
+    lines = [f"    self.{name} = {source}" for name, source in fields.items() if name not in ("hands", "initial")]
+    # the cards dealt, when given, set at once (not empty lists made to be replaced)
+    dealt_initial = "{" + ", ".join(f"{key}: initial[{key}]" for key in per_seat_keys) + "}"
+    dealt_hands = "{" + ", ".join(f"{key}: [*initial[{key}]]" for key in per_seat_keys) + "}"
+    lines += ["    if initial is None:", f"        self.hands = {per_seat}", f"        self.initial = {per_seat}",
+              "    else:", f"        self.hands = {dealt_hands}", f"        self.initial = {dealt_initial}"]
+    source = ("def init(self, dealer, match_scores, initial):\n" + "\n".join(lines)
+              + f"\n    self._fields = {const(tuple(fields))}\n")
     namespace = {"__builtins__": {}, **values}
     exec(compile(source, "<state fields>", "exec"), namespace)  # field names and global names only
     return _slotted(State, tuple(fields), rules.variant.hash), namespace["init"]
