@@ -31,7 +31,7 @@ class _Hand:
 
 def test_each_event_is_counted_under_its_part(monkeypatch):
     ticks = iter(range(10_000))
-    monkeypatch.setattr(bench.time, "process_time", lambda: next(ticks))   # one tick a reading
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: next(ticks))   # one tick a reading
     bid, play = {"type": "bid"}, {"type": "play"}
     hands = [("N", {}, None, [bid, bid, play, play, play]), ("E", {}, None, [bid, play, play])]
     spent = bench.split_times(_Hand, hands)
@@ -46,4 +46,5 @@ def test_by_part_prints_every_part_for_both_engines():
     assert list(parts) == list(bench.PARTS)
     for row in parts.values():
         assert row["dsl_us"] > 0 and row["oracle_us"] > 0
-        assert abs(row["ratio"] - row["dsl_us"] / row["oracle_us"]) < 0.05   # (of the unrounded times)
+        if row["oracle_us"] >= 5:   # (the ratio is of the unrounded times: only a part of some µs is compared)
+            assert abs(row["ratio"] / (row["dsl_us"] / row["oracle_us"]) - 1) < 0.02

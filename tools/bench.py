@@ -73,9 +73,11 @@ def split_times(make_hand, hands) -> dict:
     """CPU time by what is done: making the hand (the deal), the calls (bidding, doubling, with
     the phase changes and the projects they bring), the plays, the event that ends the hand
     ("last": for a played hand its last card, the last trick and the whole scoring), the result.
-    The clock is read around every event, which adds the same cost to both engines."""
+    The clock is read around every event, which adds the same cost to both engines: the wall
+    clock (vDSO, ~30 ns), not the process's CPU clock, a system call of ~0.7 µs whose cost moved
+    the parts' split between two trees (BENCHMARKS.md, step 95); best-of rounds take the noise."""
     spent = dict.fromkeys(PARTS, 0.0)
-    clock = time.process_time
+    clock = time.perf_counter
     for dealer, deal, scores, events in hands:
         started = clock()
         hand = make_hand(dealer, deal, scores)
