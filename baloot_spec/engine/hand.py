@@ -340,6 +340,15 @@ class Hand(Judging, Announcing, RandomCards):
             S.leader = leader(S)
         elif phase.kind == "score":
             rules = self.rules
+            whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
+            if whole is not None:
+                try:
+                    self.facts, self.score = whole(S)
+                except BaseException:
+                    self._facts_after(phase)
+                    raise
+                self._leave(phase)
+                return
             values = (phase.facts_all or rules.facts_all)(S)
             scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
             if scored is None:
@@ -352,6 +361,16 @@ class Hand(Judging, Announcing, RandomCards):
                     self.facts = rules.facts_of(values)
                     raise
             self._leave(phase)
+
+    def _facts_after(self, phase) -> None:
+        """After facts_scored failed: the facts record if the facts themselves can be made (a
+        step failed: the hand keeps its facts, as with the separate calls); else nothing (the
+        caller raises the first failure, a fact's)."""
+        try:
+            values = (phase.facts_all or self.rules.facts_all)(self.state)
+        except BaseException:
+            return
+        self.facts = self.rules.facts_of(values)
 
     def _resume(self, name: str, enter: bool) -> None:
         """Be in phase `name` with the state as a position set it (engine/position.py): entered as

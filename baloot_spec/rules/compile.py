@@ -295,9 +295,10 @@ class _VariantCompiler:
             names.add(step["name"])
         return parts
 
-    def scored(self, out: ModuleBuilder, fact_parts: list) -> str | None:
-        """scored(S) (rules/scored.py): the steps emitted with each fact whose emitted value is a
-        literal (the contract folded into a specialised phase's facts) fixed to it."""
+    def scored(self, out: ModuleBuilder, fact_parts: list) -> tuple[str | None, str | None]:
+        """scored(S) and facts_scored(S) (rules/scored.py): the steps emitted with each fact whose
+        emitted value is a literal (the contract folded into a specialised phase's facts) fixed to
+        it; the second computes the facts themselves from the state (no namespace)."""
         known = literal_facts(fact_parts, {step["name"] for step in self.rs.lists["scoring"]})
         fixed = dict(self.fixed)
         self.fixed.clear()
@@ -307,7 +308,8 @@ class _VariantCompiler:
         finally:
             self.fixed.clear()
             self.fixed.update(fixed)
-        return fused_scored(out, self.scopes.fact_names, parts, known)
+        return (fused_scored(out, self.scopes.fact_names, parts, known),
+                fused_scored(out, self.scopes.fact_names, parts, known, fact_parts))
 
     def scoring(self) -> None:
         builder, scopes = self.builder, self.scopes
@@ -470,7 +472,7 @@ class _VariantCompiler:
             if generic.kind == "score":   # the facts with the contract folded in (no Hokum tests in a Sun), the steps with them
                 fact_parts = self.fact_parts()
                 names["facts_all"] = fused_facts(out, fact_parts)
-                names["scored"] = self.scored(out, fact_parts)
+                names["scored"], names["facts_scored"] = self.scored(out, fact_parts)
             out.statements += self.tables.statements()
         finally:
             self.fixed.clear()

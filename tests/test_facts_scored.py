@@ -1,0 +1,90 @@
+"""A specialised score phase's facts_scored(S) (rules/scored.py): the facts computed from the
+state straight into the locals the steps read, no scoring namespace made, set or read back.
+The hand's records are what facts_all + scored give; a failing fact or step is named by its
+own id; a failing step leaves the facts on the hand, a failing fact leaves none."""
+
+import random
+
+import pytest
+
+from baloot_spec.engine.hand import Hand
+from baloot_spec.engine.random_play import play_random_hand
+from baloot_spec.errors import RuleRuntimeError
+from baloot_spec.rules import load_variant
+
+
+def _scored_hands(rules, count, label):
+    for number in range(count):
+        rng = random.Random(f"facts-scored:{label}:{number}")
+        hand = play_random_hand(rules, rng, rng.choice(rules.table.seats), {"NS": 3, "EW": 40})
+        if hand.score is not None:
+            yield hand
+
+
+@pytest.mark.parametrize("preset", ["default", "saudi-federation", "online-apps"])
+def test_the_engine_scores_from_the_state_in_one_function(preset):
+    rules = load_variant(preset=preset)
+    seen = 0
+    for hand in _scored_hands(rules, 30, preset):
+        phase = hand._phases["score"]
+        assert phase.facts_scored is not None   # (specialised: the one function was taken)
+        facts, score = phase.scored(phase.facts_all(hand.state))   # facts on a namespace, then the steps
+        assert list(hand.facts.items()) == list(facts.items())
+        assert list(hand.score.items()) == list(score.items())
+        assert type(hand.facts) is type(facts) and type(hand.score) is type(score)
+        seen += 1
+    assert seen > 15
+
+
+def test_no_namespace_is_made_and_every_fact_is_a_local():
+    rules = load_variant()
+    for values in (("sun", None), ("hokum", "H")):
+        code = rules.specialized("score", values).facts_scored.__code__
+        assert "_Namespace" not in code.co_names   # no namespace made, set or read
+        facts = {name for name, _, _ in rules.facts}
+        assert {f"_s_{fact}" for fact in facts if fact != "mode"} <= set(code.co_varnames)
+    assert rules.phases["score"].facts_scored is None   # (the generic phase keeps the calls)
+
+
+def _overlay(tmp_path, body: str):
+    overlay = tmp_path / "facts.yaml"
+    overlay.write_text("overlay: facts\ntitle: Scoring facts for a test\nsource: \"choice: test\"\n" + body,
+                       encoding="utf-8")
+    return load_variant("default", {}, [str(overlay)])
+
+
+def _replayed_last_card(rules, label):
+    """A hand the default rules score, replayed under `rules` up to its last card."""
+    good = load_variant()
+    rng = random.Random(f"facts-scored:{label}")
+    hand = play_random_hand(good, rng, "N", {"NS": 0, "EW": 0})
+    while hand.score is None:
+        hand = play_random_hand(good, rng, "N", {"NS": 0, "EW": 0})
+    broken = Hand(rules, hand.state.dealer, hand.deal_spec, {"NS": 0, "EW": 0})
+    for event in hand.events[:-1]:
+        broken.apply(event)
+    return hand, broken
+
+
+def test_a_failing_fact_is_named_and_leaves_no_facts(tmp_path):
+    rules = _overlay(tmp_path, "replace:\n  - id: fact.match-scores\n    name: match_scores\n"
+                               "    expr: \"match_scores['XX']\"\n    source: \"choice: test\"\n")
+    hand, broken = _replayed_last_card(rules, "fact")
+    with pytest.raises(RuleRuntimeError) as caught:
+        broken.apply(hand.events[-1])
+    assert broken._phases["score"].facts_scored is not None
+    assert caught.value.rule_id == "fact.match-scores"
+    assert isinstance(caught.value.__cause__, KeyError)
+    assert broken.facts is None and broken.score is None
+
+
+def test_a_failing_step_is_named_and_keeps_the_facts(tmp_path):
+    rules = _overlay(tmp_path, "replace:\n  - id: score.level\n    name: level\n"
+                               "    expr: \"tricks['XX']\"\n    source: \"choice: test\"\n")
+    hand, broken = _replayed_last_card(rules, "step")
+    with pytest.raises(RuleRuntimeError) as caught:
+        broken.apply(hand.events[-1])
+    assert broken._phases["score"].facts_scored is not None
+    assert caught.value.rule_id == "score.level"
+    assert isinstance(caught.value.__cause__, KeyError)
+    assert broken.facts == hand.facts and broken.score is None
