@@ -206,8 +206,10 @@ class Emitter:
         bound = self.env.get(("derived", name))
         if bound is not None:   # (a key of a per-card table's function: rules/passes/card_tables.py)
             return clone(bound)
-        if self.in_iterable:
-            return _call(f"f_{name}", _name("S"))
+        local = LAZY_LOCAL + name
+        is_set = ast.Compare(left=_name(local), ops=[ast.IsNot()], comparators=[ast.Constant(...)])
+        if self.in_iterable:   # (no := allowed there: the local if this function has it already, else the call)
+            return ast.IfExp(test=is_set, body=_name(local), orelse=_call(f"f_{name}", _name("S")))
         body = self._derived_body(name)
         if body is not None:   # specialised code: the derived value's own body, folded too
             if literal(body)[0]:   # (folded to a constant: `side_suit_led` in a Sun)
@@ -216,9 +218,8 @@ class Emitter:
             body = _call(f"f_{name}", _name("S"))
         # A derived value is fetched once per generated function and kept in a local: the memo
         # lookup is a call, a local is a load.
-        local = LAZY_LOCAL + name
-        return ast.IfExp(test=ast.Compare(left=_name(local), ops=[ast.IsNot()], comparators=[ast.Constant(...)]),
-                         body=_name(local), orelse=ast.NamedExpr(target=ast.Name(id=local, ctx=ast.Store()), value=body))
+        return ast.IfExp(test=is_set, body=_name(local),
+                         orelse=ast.NamedExpr(target=ast.Name(id=local, ctx=ast.Store()), value=body))
 
     def _derived_body(self, name: str):
         entry = self.scope.derived.get(name)
