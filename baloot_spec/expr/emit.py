@@ -27,7 +27,7 @@ import operator
 
 from . import tree as t
 from .astutil import clone
-from .builtins import REC_OWN_NAMES
+from .builtin_forms import record_has, written_builtin
 from .lengths import item_of, known_length, max_of_known_list, writable, written, written_index
 from .resolve import resolve
 from .scope import KNOBS, Scope
@@ -96,14 +96,6 @@ def _lazy_fetch(node: ast.expr) -> bool:
             and isinstance(node.orelse.value, ast.Call) and isinstance(node.orelse.value.func, ast.Name)
             and node.orelse.value.func.id.startswith("f_") and len(node.orelse.value.args) == 1
             and isinstance(node.orelse.value.args[0], ast.Name) and node.orelse.value.args[0].id == "S")
-
-
-def record_has(kind, field: str) -> bool:
-    """Whether a value of type `kind` is a record (a `Rec`, built by a record literal) that has
-    `field`: then `x[field]` reads what `x.field` reads, without the record's Python
-    __getattribute__ frame. Not for a name the record has of its own (a dict method: `items`),
-    which the attribute read answers with the method."""
-    return kind.kind == "record" and kind.field(field) is not None and field not in REC_OWN_NAMES
 
 
 def _holds_assignment(node: ast.expr) -> bool:
@@ -278,7 +270,8 @@ class Emitter:
                 found = written_index(args[0], args[1], getattr(item, "kind", None))
                 if found is not None:
                     return found
-        return _call(f"b_{name}", *args)
+        found = written_builtin(self, name, node.args, args, bool(args) and _trivial(args[0]))
+        return found if found is not None else _call(f"b_{name}", *args)
 
     def _inlined(self, name: str, args: list, arg_nodes: tuple = ()):
         """The body of rule function `name` with `args` in place of its parameters, or None (no
