@@ -88,3 +88,27 @@ def test_a_failing_step_is_named_and_keeps_the_facts(tmp_path):
     assert caught.value.rule_id == "score.level"
     assert isinstance(caught.value.__cause__, KeyError)
     assert broken.facts == hand.facts and broken.score is None
+
+
+def test_the_steps_see_the_facts_types_only_in_facts_scored():
+    # a step's round_to of a fact's int is written out where the facts' types are known (the
+    # facts computed in the function); scored(V) of a namespace, and steps_all, keep the call
+    rules = load_variant()
+    for values in (("sun", None), ("hokum", "H")):
+        phase = rules.specialized("score", values)
+        assert "b_round_to" not in phase.facts_scored.__code__.co_names
+        assert "b_round_to" in phase.scored.__code__.co_names
+    assert "b_round_to" in rules.steps_all.__code__.co_names
+
+
+def test_a_step_the_types_refuse_is_checked_as_before(tmp_path):
+    # `.seat` of an int: refused once the fact is typed (a map of ints); untyped it compiles, and
+    # fails where it runs, named by its step, as in steps_all
+    rules = _overlay(tmp_path, "replace:\n  - id: score.level\n    name: level\n"
+                               "    expr: \"card_points['NS'].seat\"\n    source: \"choice: test\"\n")
+    hand, broken = _replayed_last_card(rules, "typed")
+    with pytest.raises(RuleRuntimeError) as caught:
+        broken.apply(hand.events[-1])
+    assert broken._phases["score"].facts_scored is not None
+    assert caught.value.rule_id == "score.level" and isinstance(caught.value.__cause__, AttributeError)
+    assert broken.facts == hand.facts

@@ -21,16 +21,24 @@ them with those values fixed); they are not read off the namespace, the record h
 A specialised score phase also gets `facts_scored(S)` of the state itself (the same function with
 `fact_parts`): each fact computed straight into its local, as facts_all would set it on the
 namespace, then the records and the steps as above; no namespace is made, set or read back. Its
-failures are named by the fact's or the step's id (one index over both).
+failures are named by the fact's or the step's id (one index over both). Its steps are checked
+with the facts' types (`typed_step`): a fact's local holds what the emitted fact computes, so
+what its checked tree's type says (a `score` case's facts come from JSON: they go through
+steps_all, never through this function); the emitter then writes out what the types allow
+(`round_to` of an int: expr/builtin_forms.py).
 """
 
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
+from ..errors import RulesError
 from ..expr.astutil import clone, walk
+from ..expr.resolve import check as check_expression
 from .module import ModuleBuilder
 from .pyast import assign, attr, call, const, lazy_locals, name
+from .source import source_of, text_of
 
 NAMESPACE = "S"
 PREFIX = "_s_"   # the locals of facts and steps (no other generated name starts so: see record_stores.py)
@@ -72,6 +80,21 @@ def fused_scored(builder: ModuleBuilder, facts: list, steps: list, known: dict, 
     body.append(assign(SCORE, _record([(n, clone(values[n])) for n in order])))
     result = ast.Tuple(elts=[name(FACTS), name(SCORE)], ctx=ast.Load())
     return builder.guarded(prefix, NAMESPACE, ids + [s[0] for s in steps], body, result)
+
+
+def typed_step(step: dict, scope, types: dict | None, function_types: dict) -> tuple:
+    """(scope, checked tree or None) of a step whose context has `types` (name -> type; the step's
+    own is added for the steps after it). None: the scope as it is, checked as usual (cached)."""
+    if types is None:
+        return scope, None
+    typed = replace(scope, state_types=dict(types))
+    try:   # (afresh: the cache of checked trees does not key types)
+        tree = check_expression(text_of(step["expr"]), typed, source_of(step["expr"]), step["id"], function_types)
+    except RulesError:   # (refused with the types: checked as before, untyped)
+        types.pop(step["name"], None)
+        return scope, None
+    types[step["name"]] = tree.type
+    return typed, tree
 
 
 def literal_facts(fact_parts: list, steps: set) -> dict:
