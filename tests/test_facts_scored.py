@@ -112,3 +112,31 @@ def test_a_step_the_types_refuse_is_checked_as_before(tmp_path):
     assert broken._phases["score"].facts_scored is not None
     assert caught.value.rule_id == "score.level" and isinstance(caught.value.__cause__, AttributeError)
     assert broken.facts == hand.facts
+
+
+def test_a_scored_hand_makes_no_candidate_tables_for_the_score_phase():
+    # the score phase is left as soon as it is entered: its tables (`_tables.now`) are worked
+    # out only if the scoring fails and the hand stays in it
+    rules = load_variant()
+    for hand in _scored_hands(rules, 10, "tables"):
+        phase = hand._phases["score"]
+        assert id(phase) not in hand._tables._by_phase
+
+
+def test_a_failing_scoring_leaves_the_hand_in_the_score_phase_with_its_tables(tmp_path):
+    rules = _overlay(tmp_path, "replace:\n  - id: score.level\n    name: level\n"
+                               "    expr: \"tricks['XX']\"\n    source: \"choice: test\"\n")
+    hand, broken = _replayed_last_card(rules, "tables")
+    with pytest.raises(RuleRuntimeError):
+        broken.apply(hand.events[-1])
+    assert broken.state.phase == "score" and broken._now[0] is broken._phases["score"]
+
+
+def test_a_specialised_phase_made_once_is_looked_up_not_asked_for(monkeypatch):
+    rules = load_variant()
+    list(_scored_hands(rules, 30, "lookup"))   # (every contract's phases made)
+    asked = []
+    original = type(rules).specialized
+    monkeypatch.setattr(type(rules), "specialized", lambda self, *key: asked.append(key) or original(self, *key))
+    hands = list(_scored_hands(rules, 10, "lookup"))   # (the same hands again)
+    assert hands and not asked

@@ -318,9 +318,11 @@ class Hand(Judging, Announcing, RandomCards):
         S.phase = name
         if phase.on_enter:   # (a phase with no enter effect: its fused function would do nothing)
             phase.effects["enter"](S, None)
-        if phase.fixed:   # from here on the phase runs code compiled for these values
-            phase = self._phases[name] = self.rules.specialized(name, tuple(map(S.__getattribute__, phase.fixed)))
-        self._now = self._tables.now(phase, name)
+        if phase.fixed:   # from here on the phase runs code compiled for these values (made once: looked up)
+            key = (name, tuple(map(S.__getattribute__, phase.fixed)))
+            phase = self._phases[name] = self.rules._specialized.get(key) or self.rules.specialized(*key)
+        if phase.kind != "score" or phase.facts_scored is None:   # (one left at once: its tables only if it fails)
+            self._now = self._tables.now(phase, name)
         if phase.kind == "calls":
             self._settle()
         elif phase.kind == "deal_rest":
@@ -345,6 +347,7 @@ class Hand(Judging, Announcing, RandomCards):
                 try:
                     self.facts, self.score = whole(S)
                 except BaseException:
+                    self._now = self._tables.now(phase, name)   # (still in the phase, as it would be)
                     self._facts_after(phase)
                     raise
                 self._leave(phase)
