@@ -213,10 +213,16 @@ class Hand(Judging, Announcing, RandomCards):
                 self._seat = UNKNOWN
                 winner = phase.winner
                 winner = winner(S)
+                # (Trick(...) written out: its fields set here, no __init__ frame; 8 a hand)
+                done = _NEW(Trick)
+                done.leader = trick[0].seat
+                done.plays = trick
+                done.winner = winner
+                done.cards = [*map(_CARD_OF, trick)]
                 if tables.copy_tricks:   # (an effect may hold them: IN_PLACE, state.py)
-                    S.tricks = [*S.tricks, Trick(trick[0].seat, trick, winner)]
+                    S.tricks = [*S.tricks, done]
                 else:
-                    S.tricks.append(Trick(trick[0].seat, trick, winner))
+                    S.tricks.append(done)
                 S.trick = []
                 S.leader = winner
                 S._memo = {}
@@ -415,6 +421,7 @@ class Hand(Judging, Announcing, RandomCards):
 
 _EVENT_OF = attrgetter("_event")
 _CARD_OF = attrgetter("card")
+_NEW = object.__new__   # (a finished trick, its fields then set as Trick.__init__ sets them)
 _SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
 
 
