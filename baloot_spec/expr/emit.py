@@ -405,16 +405,23 @@ class Emitter:
 
     def _boolop(self, node):
         """`a or b` / `a and b` (a chain from the left); with a literal `a`, Python's own
-        answer: the operand that decides (a truthy `a` decides `or`, a falsy one `and`), else `b`."""
+        answer: the operand that decides (a truthy `a` decides `or`, a falsy one `and`), else `b`.
+        With a `b` that is the literal that cannot decide (`a and True`, `a or False`: a knob
+        folded in) after an `a` that is True or False by its form (`_boolean`), `a` itself."""
         is_or = node.op == "or"
         result = self.emit(node.values[0])
+        boolean = _boolean(node.values[0], result)   # (the chain so far is True or False)
         for value in node.values[1:]:
             right = self.emit(value)
             known, decided = literal(result)
             if known:
-                result = result if bool(decided) == is_or else right
+                if bool(decided) != is_or:
+                    result, boolean = right, _boolean(value, right)
+            elif boolean and literal(right) == (True, not is_or) and type(right.value) is bool:
+                pass   # (`a and True` is a, `a or False` is a, where a is True or False)
             else:
                 result = ast.BoolOp(op=ast.Or() if is_or else ast.And(), values=[result, right])
+                boolean = boolean and _boolean(value, right)
         return result
 
     def _not(self, node):
@@ -455,6 +462,26 @@ def resolved_body(tree: t.Node, scope: Scope) -> t.Node:
 
 def _is_plain(value) -> bool:
     return value is None or isinstance(value, (str, int, bool))
+
+
+def _boolean(node: t.Node, emitted: ast.expr) -> bool:
+    """Whether a value is True or False by its form, whatever a state field holds: a comparison,
+    a `not`, a literal bool (as emitted: a knob folded in), or `and`/`or` of those. (Not by its
+    type: a field typed bool from the effects may hold what a position carried.)"""
+    if isinstance(emitted, ast.Constant):
+        return type(emitted.value) is bool
+    return _bool_form(node)
+
+
+def _bool_form(node: t.Node) -> bool:
+    kind = type(node)
+    if kind is t.Compare or kind is t.Not:
+        return True
+    if kind is t.Const:
+        return type(node.value) is bool
+    if kind is t.BoolOp:
+        return all(_bool_form(value) for value in node.values)
+    return False
 
 
 def _entry(table, key: ast.expr) -> ast.Constant | None:
