@@ -23,6 +23,10 @@ SCOPE = Scope(state=frozenset({"x", "flag", "n"}), builtins={"len": (1, 1)},
     ("x == 1 and n > 2 and param.on", "S.x == 1 and S.n > 2"),
     ("x == 1 and param.on and n > 2", "S.x == 1 and S.n > 2"),
     ("param.on and x == 1 and param.on", "S.x == 1"),
+    ("flag and param.on and n", "S.flag and S.n"),            # before another operand: whatever `flag` holds
+    ("flag or param.off or n", "S.flag or S.n"),
+    ("flag and param.one and n", "S.flag and S.n"),
+    ("len(x) or param.zero or n", "b_len(S.x) or S.n"),
 ])
 def test_a_literal_that_cannot_decide_after_a_boolean_is_dropped(text, python):
     assert to_python(text, SCOPE) == python
@@ -42,6 +46,8 @@ def test_a_literal_is_kept_where_it_could_change_the_value(text, python):
 
 
 @pytest.mark.parametrize("text, state, value", [
+    ("flag and param.on and n", {"flag": 1, "n": 5}, 5), ("flag and param.on and n", {"flag": 0, "n": 5}, 0),
+    ("flag or param.off or n", {"flag": None, "n": 0}, 0), ("flag or param.off or n", {"flag": 3, "n": 0}, 3),
     ("flag and param.on", {"flag": 1}, True), ("flag or param.off", {"flag": None}, False),
     ("x == 1 and param.on", {"x": 1}, True), ("x == 1 or param.off", {"x": 2}, False),
 ])
@@ -49,6 +55,22 @@ def test_the_values_are_python_s(text, state, value):
     from baloot_spec.expr.builtins import Rec
     source = to_python(text, SCOPE)
     assert eval(compile(source, "<t>", "eval"), {"__builtins__": {}, "b_len": len}, {"S": Rec(state)}) is value
+
+
+def test_a_derived_value_whose_body_folds_to_a_literal_is_read_as_the_literal():
+    """`ashkal_card_ok` with the default knobs is `True` (its function returns only that): the
+    bidding's fused narrow reads no local for it, and the effects no `third_round` (False)."""
+    import ast
+    rules = load_variant()
+    tree = ast.parse(rules.python_source)
+    called = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert ast.unparse(functions["f_ashkal_card_ok"].body[-1]) == "return True"
+    assert ast.unparse(functions["f_third_round"].body[-1]) == "return False"
+    assert "f_ashkal_card_ok" not in called and "f_third_round" not in called
+    # a knob that leaves the body open keeps the call
+    other = load_variant(sets={"ashkal_on_ace": "refused"})
+    assert "f_ashkal_card_ok(S)" in other.python_source
 
 
 def _recorded(rules, seed):
