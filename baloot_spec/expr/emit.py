@@ -472,23 +472,8 @@ def _is_plain(value) -> bool:
 
 
 def _boolean(node: t.Node, emitted: ast.expr) -> bool:
-    """Whether a value is True or False by its form, whatever a state field holds: a comparison,
-    a `not`, a literal bool (as emitted: a knob folded in), or `and`/`or` of those. (Not by its
-    type: a field typed bool from the effects may hold what a position carried.)"""
-    if isinstance(emitted, ast.Constant):
-        return type(emitted.value) is bool
-    return _bool_form(node)
-
-
-def _bool_form(node: t.Node) -> bool:
-    kind = type(node)
-    if kind is t.Compare or kind is t.Not:
-        return True
-    if kind is t.Const:
-        return type(node.value) is bool
-    if kind is t.BoolOp:
-        return all(_bool_form(value) for value in node.values)
-    return False
+    """True or False by its form (t.boolean), or as emitted: a literal bool (a knob folded in)."""
+    return type(emitted.value) is bool if isinstance(emitted, ast.Constant) else t.boolean(node)
 
 
 def _entry(table, key: ast.expr) -> ast.Constant | None:
