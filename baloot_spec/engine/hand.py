@@ -80,19 +80,20 @@ class Hand(Judging, Announcing, RandomCards):
         return seat
 
     def _turn(self):
-        S = self.state
-        if S.trick and S.phase == self._tables.play_phase:   # in a trick: the next seat
-            return self._tables.next_seat[S.trick[-1].seat]
-        phase = self._phases.get(S.phase)
+        # (the current phase as entered, self._now[0]: what _enter and _resume set with S.phase;
+        # None once the hand is over)
+        phase = self._now[0]
         if phase is None:
             return None
-        if phase.kind == "calls":
+        kind = phase.kind
+        if kind == "calls":
             turn = phase.turn   # (LOAD_ATTR: a method call of an instance's function is not specialised)
-            return turn(S)   # (names its phase if it fails)
-        if phase.kind == "tricks":
-            if not S.trick:
-                return S.leader
-            return self._tables.next_seat[S.trick[-1].seat]
+            return turn(self.state)   # (names its phase if it fails)
+        if kind == "tricks":
+            trick = self.state.trick
+            if not trick:
+                return self.state.leader
+            return self._tables.next_seat[trick[-1].seat]
         return None
 
     def legal(self, kept_only: bool = False) -> list[dict]:
@@ -325,13 +326,25 @@ class Hand(Judging, Announcing, RandomCards):
         if phase.on_enter:   # (a phase with no enter effect: its fused function would do nothing)
             phase.effects["enter"](S, None)
         if phase.fixed:   # from here on the phase runs code compiled for these values
-            phase = self._phases[name] = self.rules.specialized(name, tuple(map(S.__getattribute__, phase.fixed)))
-        self._now = self._tables.now(phase, name)
-        if phase.kind == "calls":
-            self._settle()
-        elif phase.kind == "deal_rest":
+            values = tuple(map(S.__getattribute__, phase.fixed))
+            rules = self.rules
+            special = rules._specialized.get((name, values))   # (what specialized() keeps, read without its call)
+            if special is None:
+                special = rules.specialized(name, values)
+            phase = self._phases[name] = special
+        # (what _Tables.now keeps per compiled phase, read here without its call)
+        tables = self._tables
+        now = tables._by_phase.get(id(phase))
+        if now is None or now[0] is not phase:
+            now = tables.now(phase, name)
+        self._now = now
+        kind = phase.kind
+        if kind == "calls":   # (_settle written out)
+            end = phase.end
+            if end(S):
+                self._leave(phase)
+        elif kind == "deal_rest":
             taker = phase.taker(S)
-            tables = self._tables
             if tables.copy_hands:   # (an effect may hold them: see IN_PLACE, state.py)
                 S.hands = dict(S.hands)
             if tables.copy_dealt:
@@ -341,10 +354,10 @@ class Hand(Judging, Announcing, RandomCards):
                 hands[seat] = hand = hands[seat] + cards
                 dealt[seat] = [*hand]
             self._leave(phase)
-        elif phase.kind == "tricks":
+        elif kind == "tricks":
             leader = phase.leader
             S.leader = leader(S)
-        elif phase.kind == "score":
+        elif kind == "score":
             rules = self.rules
             values = (phase.facts_all or rules.facts_all)(S)
             scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
