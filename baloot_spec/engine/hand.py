@@ -80,19 +80,20 @@ class Hand(Judging, Announcing, RandomCards):
         return seat
 
     def _turn(self):
-        S = self.state
-        if S.trick and S.phase == self._tables.play_phase:   # in a trick: the next seat
-            return self._tables.next_seat[S.trick[-1].seat]
-        phase = self._phases.get(S.phase)
+        # (the current phase as entered, self._now[0]: what _enter and _resume set with S.phase;
+        # None once the hand is over)
+        phase = self._now[0]
         if phase is None:
             return None
-        if phase.kind == "calls":
+        kind = phase.kind
+        if kind == "calls":
             turn = phase.turn   # (LOAD_ATTR: a method call of an instance's function is not specialised)
-            return turn(S)   # (names its phase if it fails)
-        if phase.kind == "tricks":
-            if not S.trick:
-                return S.leader
-            return self._tables.next_seat[S.trick[-1].seat]
+            return turn(self.state)   # (names its phase if it fails)
+        if kind == "tricks":
+            trick = self.state.trick
+            if not trick:
+                return self.state.leader
+            return self._tables.next_seat[trick[-1].seat]
         return None
 
     def legal(self, kept_only: bool = False) -> list[dict]:
@@ -213,10 +214,16 @@ class Hand(Judging, Announcing, RandomCards):
                 self._seat = UNKNOWN
                 winner = phase.winner
                 winner = winner(S)
+                # (Trick(...) written out: its fields set here, no __init__ frame; 8 a hand)
+                done = _NEW(Trick)
+                done.leader = trick[0].seat
+                done.plays = trick
+                done.winner = winner
+                done.cards = [*map(_CARD_OF, trick)]
                 if tables.copy_tricks:   # (an effect may hold them: IN_PLACE, state.py)
-                    S.tricks = [*S.tricks, Trick(trick[0].seat, trick, winner)]
+                    S.tricks = [*S.tricks, done]
                 else:
-                    S.tricks.append(Trick(trick[0].seat, trick, winner))
+                    S.tricks.append(done)
                 S.trick = []
                 S.leader = winner
                 S._memo = {}
@@ -318,16 +325,27 @@ class Hand(Judging, Announcing, RandomCards):
         S.phase = name
         if phase.on_enter:   # (a phase with no enter effect: its fused function would do nothing)
             phase.effects["enter"](S, None)
-        if phase.fixed:   # from here on the phase runs code compiled for these values (made once: looked up)
-            key = (name, tuple(map(S.__getattribute__, phase.fixed)))
-            phase = self._phases[name] = self.rules._specialized.get(key) or self.rules.specialized(*key)
-        if phase.kind != "score" or phase.facts_scored is None:   # (one left at once: its tables only if it fails)
-            self._now = self._tables.now(phase, name)
-        if phase.kind == "calls":
-            self._settle()
-        elif phase.kind == "deal_rest":
+        if phase.fixed:   # from here on the phase runs code compiled for these values
+            values = tuple(map(S.__getattribute__, phase.fixed))
+            rules = self.rules
+            special = rules._specialized.get((name, values))   # (what specialized() keeps, read without its call)
+            if special is None:
+                special = rules.specialized(name, values)
+            phase = self._phases[name] = special
+        # (_Tables.now's tuple read without its call; a score phase is left at once: only if it fails)
+        tables = self._tables
+        kind = phase.kind
+        if kind != "score" or phase.facts_scored is None:
+            now = tables._by_phase.get(id(phase))
+            if now is None or now[0] is not phase:
+                now = tables.now(phase, name)
+            self._now = now
+        if kind == "calls":   # (_settle written out)
+            end = phase.end
+            if end(S):
+                self._leave(phase)
+        elif kind == "deal_rest":
             taker = phase.taker(S)
-            tables = self._tables
             if tables.copy_hands:   # (an effect may hold them: see IN_PLACE, state.py)
                 S.hands = dict(S.hands)
             if tables.copy_dealt:
@@ -337,21 +355,19 @@ class Hand(Judging, Announcing, RandomCards):
                 hands[seat] = hand = hands[seat] + cards
                 dealt[seat] = [*hand]
             self._leave(phase)
-        elif phase.kind == "tricks":
+        elif kind == "tricks":
             leader = phase.leader
             S.leader = leader(S)
-        elif phase.kind == "score":
+        elif kind == "score":
             rules = self.rules
             whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
             if whole is not None:
                 try:
                     self.facts, self.score = whole(S)
                 except BaseException:
-                    self._now = self._tables.now(phase, name)   # (still in the phase, as it would be)
-                    self._facts_after(phase)
+                    self._failed_scoring(phase, name)
                     raise
-                self._leave(phase)
-                return
+                return self._leave(phase)
             values = (phase.facts_all or rules.facts_all)(S)
             scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
             if scored is None:
@@ -365,15 +381,13 @@ class Hand(Judging, Announcing, RandomCards):
                     raise
             self._leave(phase)
 
-    def _facts_after(self, phase) -> None:
-        """After facts_scored failed: the facts record if the facts themselves can be made (a
-        step failed: the hand keeps its facts, as with the separate calls); else nothing (the
-        caller raises the first failure, a fact's)."""
+    def _failed_scoring(self, phase, name: str) -> None:
+        """Still in the phase, with its tables; its facts if they can be made (a step failed), else none."""
+        self._now = self._tables.now(phase, name)
         try:
-            values = (phase.facts_all or self.rules.facts_all)(self.state)
+            self.facts = self.rules.facts_of((phase.facts_all or self.rules.facts_all)(self.state))
         except BaseException:
-            return
-        self.facts = self.rules.facts_of(values)
+            pass
 
     def _resume(self, name: str, enter: bool) -> None:
         """Be in phase `name` with the state as a position set it (engine/position.py): entered as
@@ -437,6 +451,7 @@ class Hand(Judging, Announcing, RandomCards):
 
 _EVENT_OF = attrgetter("_event")
 _CARD_OF = attrgetter("card")
+_NEW = object.__new__   # (a finished trick, its fields then set as Trick.__init__ sets them)
 _SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
 
 

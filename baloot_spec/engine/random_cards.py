@@ -14,9 +14,14 @@ A mixin of Hand (engine/hand.py): its methods read the hand's position as Hand k
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .announcing import whole_wish
 from .candidates import UNKNOWN
 from .state import Trick
+
+_NEW = object.__new__   # (a finished trick, its fields then set as Trick.__init__ sets them)
+_CARD_OF = attrgetter("card")
 
 
 class RandomCards:
@@ -109,7 +114,12 @@ class RandomCards:
                 continue
             self._seat = UNKNOWN   # (the trick's last card)
             winner = winner_of(S)
-            S.tricks.append(Trick(trick[0].seat, trick, winner))
+            closed = _NEW(Trick)   # (Trick(...) written out, as in Hand.apply)
+            closed.leader = trick[0].seat
+            closed.plays = trick
+            closed.winner = winner
+            closed.cards = [*map(_CARD_OF, trick)]
+            S.tricks.append(closed)
             S.trick = []
             S.leader = winner
             S._memo = {}

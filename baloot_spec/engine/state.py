@@ -66,7 +66,11 @@ class Play:
 
 
 class Trick:
-    """A finished trick: who led, the plays in order, who won it."""
+    """A finished trick: who led, the plays in order, who won it, the cards in order.
+
+    The engine closes a trick with `object.__new__(Trick)` and these four fields set in its own
+    code (Hand.apply, RandomCards): a class call with a Python `__init__` was a frame and a bound
+    method per trick (tests/test_trick_made.py keeps the two the same)."""
 
     __slots__ = ("leader", "plays", "winner", "cards")
 

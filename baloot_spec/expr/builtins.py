@@ -45,7 +45,7 @@ class LazyMap(Rec):
     __slots__ = ("_keys", "_entry", "_frozen")
 
     def __init__(self, keys, entry, state, fields):
-        frozen = Values()
+        frozen = _Frozen()   # (no __init__ to run: a frame fewer than Values())
         for name in fields:
             setattr(frozen, name, getattr(state, name))
         _set(self, "_keys", tuple(dict.fromkeys(keys)))   # (a key given twice is one entry, as in a dict)
@@ -119,6 +119,11 @@ class Values:
     def __init__(self, **values):
         for name, value in values.items():
             setattr(self, name, value)
+
+
+class _Frozen:
+    """The fields a LazyMap's entries read, copied when it is made: a plain instance, set one
+    attribute at a time (see Values)."""
 
 
 def scoring_namespace(names) -> type:

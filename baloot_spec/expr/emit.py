@@ -198,6 +198,8 @@ class Emitter:
         bound = self.env.get(("derived", name))
         if bound is not None:   # (a key of a per-card table's function: rules/passes/card_tables.py)
             return clone(bound)
+        if name in self.scope.literal_derived:   # (its function only returns this literal)
+            return ast.Constant(self.scope.literal_derived[name])
         local = LAZY_LOCAL + name
         is_set = ast.Compare(left=_name(local), ops=[ast.IsNot()], comparators=[ast.Constant(...)])
         if self.in_iterable:   # (no := allowed there: the local if this function has it already, else the call)
@@ -399,16 +401,28 @@ class Emitter:
 
     def _boolop(self, node):
         """`a or b` / `a and b` (a chain from the left); with a literal `a`, Python's own
-        answer: the operand that decides (a truthy `a` decides `or`, a falsy one `and`), else `b`."""
+        answer: the operand that decides (a truthy `a` decides `or`, a falsy one `and`), else `b`.
+        A literal that cannot decide (`True` in `and`, `False` in `or`: a knob folded in) is
+        dropped before another operand, and at the end after an `a` that is True or False by its
+        form (`_boolean`): `a and True` is `a` then."""
         is_or = node.op == "or"
         result = self.emit(node.values[0])
-        for value in node.values[1:]:
+        boolean = _boolean(node.values[0], result)   # (the chain so far is True or False)
+        last = len(node.values) - 1
+        for position, value in enumerate(node.values[1:], 1):
             right = self.emit(value)
             known, decided = literal(result)
+            passes = isinstance(right, ast.Constant) and bool(right.value) != is_or   # (cannot decide)
             if known:
-                result = result if bool(decided) == is_or else right
+                if bool(decided) != is_or:
+                    result, boolean = right, _boolean(value, right)
+            elif passes and position < last:
+                pass   # (`a and True and b` is `a and b`: the literal only hands on to b)
+            elif passes and boolean and type(right.value) is bool:
+                pass   # (`a and True` is a, `a or False` is a, where a is True or False)
             else:
                 result = ast.BoolOp(op=ast.Or() if is_or else ast.And(), values=[result, right])
+                boolean = boolean and _boolean(value, right)
         return result
 
     def _not(self, node):
@@ -449,6 +463,11 @@ def resolved_body(tree: t.Node, scope: Scope) -> t.Node:
 
 def _is_plain(value) -> bool:
     return value is None or isinstance(value, (str, int, bool))
+
+
+def _boolean(node: t.Node, emitted: ast.expr) -> bool:
+    """True or False by its form (t.boolean), or as emitted: a literal bool (a knob folded in)."""
+    return type(emitted.value) is bool if isinstance(emitted, ast.Constant) else t.boolean(node)
 
 
 def _entry(table, key: ast.expr) -> ast.Constant | None:

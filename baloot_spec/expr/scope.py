@@ -41,6 +41,9 @@ class Scope:
     # Zero-argument rule functions (derived values), name -> (tree, scope): their bodies are
     # inlined into code specialised on fixed state (see `fixed` below), like `inline`.
     derived: dict = field(default_factory=dict)
+    # Derived values whose whole body the knobs fold to a literal (name -> its value), filled as
+    # the functions are written (rules/compile.py): read as that literal, not through a call.
+    literal_derived: dict = field(default_factory=dict)
     const_values: dict = field(default_factory=dict)   # constant -> its value (its type, for expr/resolve.py)
     # State names that are the engine's own fields wherever they are read (typed by
     # expr/types.py ENGINE_FIELD_TYPES); a name a fact or step reuses (`tricks`) is not.

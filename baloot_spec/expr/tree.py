@@ -189,6 +189,20 @@ def children(node: Node) -> tuple:
     return ()
 
 
+def boolean(node: Node) -> bool:
+    """Whether the value is True or False by the node's form, whatever a state field holds: a
+    comparison, a `not`, a literal bool, or `and`/`or` of those. (Not by its type: a field
+    typed bool from the effects may hold what a position carried.)"""
+    kind = type(node)
+    if kind is Compare or kind is Not:
+        return True
+    if kind is Const:
+        return type(node.value) is bool
+    if kind is BoolOp:
+        return all(boolean(value) for value in node.values)
+    return False
+
+
 def walk(node: Node) -> Iterator[Node]:
     """Every node of the tree, parents before children, with an explicit stack (no recursion)."""
     stack = [node]
@@ -289,6 +303,6 @@ def _literal_text(value) -> str:
     raise TypeError(f"no literal in the rules language for {value!r}")
 
 
-__all__ = ["Pos", "NOWHERE", "Binder", "Node", "Const", "Name", "Ref", "REF_KINDS", "Attr", "Index", "Call",
+__all__ = ["boolean", "Pos", "NOWHERE", "Binder", "Node", "Const", "Name", "Ref", "REF_KINDS", "Attr", "Index", "Call",
            "Aggregate", "ListLit", "Record", "BoolOp", "Not", "Compare", "BinOp", "Neg", "IfExp",
            "children", "walk", "size", "to_text", "replace", "fields"]

@@ -171,6 +171,8 @@ class _VariantCompiler:
                 # A derived value (led_suit, winning...): computed once per position. The engine gives
                 # each position a fresh S._memo; other contexts (scoring facts) have none.
                 self.builder.add_memoized(f"f_{fn['name']}", fn["name"], body)
+                if isinstance(body, ast.Constant) and type(body.value) in (bool, int, str, type(None)):
+                    self.scopes.literal_derived[fn["name"]] = body.value   # (read as the literal from now on)
 
     # 3 ---------------------------------------------------------------------------------------
     def phases(self) -> None:

@@ -86,6 +86,7 @@ class VariantScopes:
                                    if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value))
         self.inline: dict = {}    # rule function -> (params, checked body, scope), once checked
         self.derived: dict = {}   # the same for zero-argument functions (used by specialised phases only)
+        self.literal_derived: dict = {}   # a derived value whose body folds to a literal -> that value
         self.state_types: dict = {}   # declared state field -> its type, where known (passes/state_types.py)
         record_fields = frozenset(a for a in attributes if a not in GENERIC_ATTRIBUTES and a not in annotations
                                   and a not in PYTHON_ATTRIBUTES)
@@ -93,7 +94,7 @@ class VariantScopes:
                          consts=frozenset(self.constants), attributes=frozenset(attributes),
                          record_fields=record_fields, engine_lists=ENGINE_LISTS, per_seat_lists=PER_SEAT_LISTS,
                          inline=self.inline, state_types=self.state_types,
-                         indexable=self.indexable, seats=seats, derived=self.derived, const_values=self.constants,
+                         indexable=self.indexable, seats=seats, derived=self.derived, literal_derived=self.literal_derived, const_values=self.constants,
                          engine_fields=GENERIC_STATE, knobs_as_data=knobs_as_data)
 
     def _attributes(self, rs) -> tuple[set, set]:
