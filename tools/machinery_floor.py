@@ -60,11 +60,11 @@ def main(argv=None) -> int:
     # (a specialised score phase brings its own facts and steps; while the scoring is recorded or
     # looked up, the engine is sent to rules.facts_all and rules.steps_all instead, by clearing
     # the phase's, and rules.scored, which makes the steps and records in one call)
-    real_facts = {id(p): (p.facts_all, p.scored) for p in phases}
+    real_facts = {id(p): (p.facts_all, p.scored, p.facts_scored) for p in phases}
 
     def own_facts(on: bool) -> None:
         for phase in phases:
-            phase.facts_all, phase.scored = real_facts[id(phase)] if on else (None, None)
+            phase.facts_all, phase.scored, phase.facts_scored = real_facts[id(phase)] if on else (None, None, None)
 
     def recording(narrow, winner):
         """The phase's own functions, remembering each answer in order."""

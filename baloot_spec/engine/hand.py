@@ -332,13 +332,14 @@ class Hand(Judging, Announcing, RandomCards):
             if special is None:
                 special = rules.specialized(name, values)
             phase = self._phases[name] = special
-        # (what _Tables.now keeps per compiled phase, read here without its call)
+        # (_Tables.now's tuple read without its call; a score phase is left at once: only if it fails)
         tables = self._tables
-        now = tables._by_phase.get(id(phase))
-        if now is None or now[0] is not phase:
-            now = tables.now(phase, name)
-        self._now = now
         kind = phase.kind
+        if kind != "score" or phase.facts_scored is None:
+            now = tables._by_phase.get(id(phase))
+            if now is None or now[0] is not phase:
+                now = tables.now(phase, name)
+            self._now = now
         if kind == "calls":   # (_settle written out)
             end = phase.end
             if end(S):
@@ -359,6 +360,14 @@ class Hand(Judging, Announcing, RandomCards):
             S.leader = leader(S)
         elif kind == "score":
             rules = self.rules
+            whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
+            if whole is not None:
+                try:
+                    self.facts, self.score = whole(S)
+                except BaseException:
+                    self._failed_scoring(phase, name)
+                    raise
+                return self._leave(phase)
             values = (phase.facts_all or rules.facts_all)(S)
             scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
             if scored is None:
@@ -371,6 +380,14 @@ class Hand(Judging, Announcing, RandomCards):
                     self.facts = rules.facts_of(values)
                     raise
             self._leave(phase)
+
+    def _failed_scoring(self, phase, name: str) -> None:
+        """Still in the phase, with its tables; its facts if they can be made (a step failed), else none."""
+        self._now = self._tables.now(phase, name)
+        try:
+            self.facts = self.rules.facts_of((phase.facts_all or self.rules.facts_all)(self.state))
+        except BaseException:
+            pass
 
     def _resume(self, name: str, enter: bool) -> None:
         """Be in phase `name` with the state as a position set it (engine/position.py): entered as

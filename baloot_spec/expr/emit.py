@@ -27,7 +27,7 @@ import operator
 
 from . import tree as t
 from .astutil import clone
-from .builtins import REC_OWN_NAMES
+from .builtin_forms import record_has, written_builtin
 from .lengths import item_of, known_length, max_of_known_list, writable, written, written_index
 from .resolve import resolve
 from .scope import KNOBS, Scope
@@ -96,14 +96,6 @@ def _lazy_fetch(node: ast.expr) -> bool:
             and isinstance(node.orelse.value, ast.Call) and isinstance(node.orelse.value.func, ast.Name)
             and node.orelse.value.func.id.startswith("f_") and len(node.orelse.value.args) == 1
             and isinstance(node.orelse.value.args[0], ast.Name) and node.orelse.value.args[0].id == "S")
-
-
-def record_has(kind, field: str) -> bool:
-    """Whether a value of type `kind` is a record (a `Rec`, built by a record literal) that has
-    `field`: then `x[field]` reads what `x.field` reads, without the record's Python
-    __getattribute__ frame. Not for a name the record has of its own (a dict method: `items`),
-    which the attribute read answers with the method."""
-    return kind.kind == "record" and kind.field(field) is not None and field not in REC_OWN_NAMES
 
 
 def _holds_assignment(node: ast.expr) -> bool:
@@ -208,8 +200,10 @@ class Emitter:
             return clone(bound)
         if name in self.scope.literal_derived:   # (its function only returns this literal)
             return ast.Constant(self.scope.literal_derived[name])
-        if self.in_iterable:
-            return _call(f"f_{name}", _name("S"))
+        local = LAZY_LOCAL + name
+        is_set = ast.Compare(left=_name(local), ops=[ast.IsNot()], comparators=[ast.Constant(...)])
+        if self.in_iterable:   # (no := allowed there: the local if this function has it already, else the call)
+            return ast.IfExp(test=is_set, body=_name(local), orelse=_call(f"f_{name}", _name("S")))
         body = self._derived_body(name)
         if body is not None:   # specialised code: the derived value's own body, folded too
             if literal(body)[0]:   # (folded to a constant: `side_suit_led` in a Sun)
@@ -218,9 +212,8 @@ class Emitter:
             body = _call(f"f_{name}", _name("S"))
         # A derived value is fetched once per generated function and kept in a local: the memo
         # lookup is a call, a local is a load.
-        local = LAZY_LOCAL + name
-        return ast.IfExp(test=ast.Compare(left=_name(local), ops=[ast.IsNot()], comparators=[ast.Constant(...)]),
-                         body=_name(local), orelse=ast.NamedExpr(target=ast.Name(id=local, ctx=ast.Store()), value=body))
+        return ast.IfExp(test=is_set, body=_name(local),
+                         orelse=ast.NamedExpr(target=ast.Name(id=local, ctx=ast.Store()), value=body))
 
     def _derived_body(self, name: str):
         entry = self.scope.derived.get(name)
@@ -279,7 +272,8 @@ class Emitter:
                 found = written_index(args[0], args[1], getattr(item, "kind", None))
                 if found is not None:
                     return found
-        return _call(f"b_{name}", *args)
+        found = written_builtin(self, name, node.args, args, bool(args) and _trivial(args[0]))
+        return found if found is not None else _call(f"b_{name}", *args)
 
     def _inlined(self, name: str, args: list, arg_nodes: tuple = ()):
         """The body of rule function `name` with `args` in place of its parameters, or None (no

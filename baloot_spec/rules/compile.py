@@ -49,7 +49,7 @@ from .passes.cards import reads_only_card
 from .passes.dispatch import domains_of
 from .passes.flow import following as phases_following, written_after
 from .passes.keyed import compared, constant_function, key_fields, keyed_function, read_only, table_statements
-from .scored import fused_scored, literal_facts
+from .scored import fused_scored, literal_facts, typed_step
 from .passes.lazy_maps import held_containers, lazy_maps
 from .passes.state_types import state_types as infer_state_types
 from .scopes import MATCH_CONTEXT, VariantScopes, names_in, plain
@@ -288,28 +288,35 @@ class _VariantCompiler:
         parts = self.step_parts(items, context)
         return [(step, step_id, self.builder.add("S", value)) for step_id, step, value in parts], parts
 
-    def step_parts(self, items, context: set) -> list:
-        """[(id, name, emitted `ast`)] of steps that each see the context and the steps before them."""
-        names = set(context)
-        parts = []
+    def step_parts(self, items, context: set, types: dict | None = None) -> list:
+        """[(id, name, emitted `ast`)] of steps that each see the context and the steps before them;
+        with `types` (of the context: facts_scored's facts), each checked with them and the steps' before it."""
+        names, parts = set(context), []
         for step in items:
-            parts.append((step["id"], step["name"], self.expr(step["expr"], self.scopes.step(names), step["id"])))
+            scope, tree = typed_step(step, self.scopes.step(names), types, self.function_types)
+            parts.append((step["id"], step["name"], self.expr(step["expr"], scope, step["id"], tree=tree)))
             names.add(step["name"])
         return parts
 
-    def scored(self, out: ModuleBuilder, fact_parts: list) -> str | None:
-        """scored(S) (rules/scored.py): the steps emitted with each fact whose emitted value is a
-        literal (the contract folded into a specialised phase's facts) fixed to it."""
+    def scored(self, out: ModuleBuilder, fact_parts: list) -> tuple[str | None, str | None]:
+        """scored(S) and facts_scored(S) (rules/scored.py): the steps emitted with each fact whose
+        emitted value is a literal (the contract folded into a specialised phase's facts) fixed to
+        it; the second computes the facts themselves from the state (no namespace)."""
         known = literal_facts(fact_parts, {step["name"] for step in self.rs.lists["scoring"]})
         fixed = dict(self.fixed)
         self.fixed.clear()
         self.fixed.update(known)
+        hand = self.scopes.hand()   # (each fact's type: its tree as fact_parts just checked it)
+        trees = {f["name"]: self.checked.get((id(f["expr"]), False, hand.state, hand.action, hand.locals)) for f in self.rs.lists["facts"]}
+        types = {fact: tree.type for fact, tree in trees.items() if tree is not None}
         try:
             parts = self.step_parts(self.rs.lists["scoring"], set(self.scopes.fact_names))
+            typed = self.step_parts(self.rs.lists["scoring"], set(self.scopes.fact_names), types)
         finally:
             self.fixed.clear()
             self.fixed.update(fixed)
-        return fused_scored(out, self.scopes.fact_names, parts, known)
+        return (fused_scored(out, self.scopes.fact_names, parts, known),
+                fused_scored(out, self.scopes.fact_names, typed, known, fact_parts))
 
     def scoring(self) -> None:
         builder, scopes = self.builder, self.scopes
@@ -472,7 +479,7 @@ class _VariantCompiler:
             if generic.kind == "score":   # the facts with the contract folded in (no Hokum tests in a Sun), the steps with them
                 fact_parts = self.fact_parts()
                 names["facts_all"] = fused_facts(out, fact_parts)
-                names["scored"] = self.scored(out, fact_parts)
+                names["scored"], names["facts_scored"] = self.scored(out, fact_parts)
             out.statements += self.tables.statements()
         finally:
             self.fixed.clear()

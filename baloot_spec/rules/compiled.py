@@ -98,6 +98,7 @@ class CompiledPhase:
     refusal_guard: object = None
     facts_all: object = None     # score, specialised: the facts for its fixed state (else CompiledRules.facts_all)
     scored: object = None        # score, specialised: the steps over those facts (else CompiledRules.scored)
+    facts_scored: object = None  # score, specialised: facts and steps from the state, no namespace (scored.py)
 
     def call_candidates(self) -> list:
         """Every call a `calls` phase offers, as (type, {parameter: value}), in the order the
@@ -310,7 +311,7 @@ def bind_phase(generic: CompiledPhase, names: dict, code, namespace: dict) -> Co
                    check_guard=fns["check_guard"], action_guard=fns["action_guard"],
                    refusal_guard=fns.get("refusal_guard"),
                    effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},
-                   **{k: fns[k] for k in ("winner", "turn", "end", "facts_all", "scored") if k in fns})
+                   **{k: fns[k] for k in ("winner", "turn", "end", "facts_all", "scored", "facts_scored") if k in fns})
 
 
 def _named(values):

@@ -17,15 +17,28 @@ three calls as before. The namespace is never written: steps_all stays what `sco
 Facts whose value the code being made knows (a specialised score phase's facts with the contract
 folded in: `mode` is a literal in a Sun's) are literals in the steps (rules/compile.py emits
 them with those values fixed); they are not read off the namespace, the record holds the literal.
+
+A specialised score phase also gets `facts_scored(S)` of the state itself (the same function with
+`fact_parts`): each fact computed straight into its local, as facts_all would set it on the
+namespace, then the records and the steps as above; no namespace is made, set or read back. Its
+failures are named by the fact's or the step's id (one index over both). Its steps are checked
+with the facts' types (`typed_step`): a fact's local holds what the emitted fact computes, so
+what its checked tree's type says (a `score` case's facts come from JSON: they go through
+steps_all, never through this function); the emitter then writes out what the types allow
+(`round_to` of an int: expr/builtin_forms.py).
 """
 
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
+from ..errors import RulesError
 from ..expr.astutil import clone, walk
+from ..expr.resolve import check as check_expression
 from .module import ModuleBuilder
 from .pyast import assign, attr, call, const, lazy_locals, name
+from .source import source_of, text_of
 
 NAMESPACE = "S"
 PREFIX = "_s_"   # the locals of facts and steps (no other generated name starts so: see record_stores.py)
@@ -36,27 +49,52 @@ def local(step: str) -> str:
     return PREFIX + step
 
 
-def fused_scored(builder: ModuleBuilder, facts: list, steps: list, known: dict) -> str | None:
+def fused_scored(builder: ModuleBuilder, facts: list, steps: list, known: dict, fact_parts: list | None = None) -> str | None:
     """scored(S) -> (facts record, score record), or None where a step reads the namespace other
     than by a fact's or an earlier step's name. `facts`: the fact names in order; `steps`:
-    (id, name, emitted value) in order; `known`: fact name -> the literal it is in this code."""
+    (id, name, emitted value) in order; `known`: fact name -> the literal it is in this code.
+    With `fact_parts` ((id, name, emitted value) of the facts over the state, in order):
+    facts_scored(S) of the state, each fact computed into its local."""
     facts = list(dict.fromkeys(facts))
     names = {fact for fact in facts if fact not in known}   # (a literal fact left as S.<name>: no function)
-    body = [assign(local(fact), attr(NAMESPACE, fact)) for fact in facts if fact not in known]
+    if fact_parts is None:
+        ids, prefix = [], "scored"
+        body = [assign(local(fact), attr(NAMESPACE, fact)) for fact in facts if fact not in known]
+    else:
+        ids, prefix = [part[0] for part in fact_parts], "facts_scored"
+        body = lazy_locals(*(part[2] for part in fact_parts))
+        for k, (_id, fact, value) in enumerate(fact_parts):
+            if not (fact in known and isinstance(value, ast.Constant)):   # (a literal: the records hold it)
+                body += [assign("i", const(k)), assign(local(fact), clone(value))]
     record = [(fact, const(known[fact]) if fact in known else name(local(fact))) for fact in facts]
     body.append(assign(FACTS, _record(record)))
     for k, (_id, step, value) in enumerate(steps):
         value = in_locals(value, names)
         if value is None:
             return None
-        body += [assign("i", const(k)), *lazy_locals(value), assign(local(step), value)]   # (a derived value: afresh)
+        body += [assign("i", const(len(ids) + k)), *lazy_locals(value), assign(local(step), value)]   # (a derived value: afresh)
         names.add(step)
     order = list(dict.fromkeys(facts + [step for _, step, _ in steps]))
     values = {fact: value for fact, value in record}
     values.update((step, name(local(step))) for _, step, _ in steps)
     body.append(assign(SCORE, _record([(n, clone(values[n])) for n in order])))
     result = ast.Tuple(elts=[name(FACTS), name(SCORE)], ctx=ast.Load())
-    return builder.guarded("scored", NAMESPACE, [s[0] for s in steps], body, result)
+    return builder.guarded(prefix, NAMESPACE, ids + [s[0] for s in steps], body, result)
+
+
+def typed_step(step: dict, scope, types: dict | None, function_types: dict) -> tuple:
+    """(scope, checked tree or None) of a step whose context has `types` (name -> type; the step's
+    own is added for the steps after it). None: the scope as it is, checked as usual (cached)."""
+    if types is None:
+        return scope, None
+    typed = replace(scope, state_types=dict(types))
+    try:   # (afresh: the cache of checked trees does not key types)
+        tree = check_expression(text_of(step["expr"]), typed, source_of(step["expr"]), step["id"], function_types)
+    except RulesError:   # (refused with the types: checked as before, untyped)
+        types.pop(step["name"], None)
+        return scope, None
+    types[step["name"]] = tree.type
+    return typed, tree
 
 
 def literal_facts(fact_parts: list, steps: set) -> dict:

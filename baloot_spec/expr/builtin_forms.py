@@ -1,0 +1,83 @@
+"""Two builtins written as Python expressions where the typed tree says what their arguments are
+(expr/emit.py): the same value, the same failures, without a Python call of builtins.py.
+
+- `index(xs, v)` of a value typed list: `xs.index(v) if v in xs else -1`. `in` and `list.index`
+  both compare each item by identity, then `==`, in order, so the position found and the -1 are
+  what `_index` answers (it calls `xs.index` on a list). `xs` and `v` are each evaluated twice,
+  so both must be repeatable (the emitter's `_trivial`), and `v` is evaluated first: it must be
+  a value whose reading cannot fail (a literal, a name, a state field, a field its record type
+  has), so that the first failure, if any, is still the list's.
+- `round_to(x, step, half)` of an `x` typed int or bool, a literal positive int `step` and a
+  literal text `half`: `(x + add) // step * step`, with add = step // 2 when half is 'up', else
+  (step - 1) // 2 (`_round_to` takes every other text as 'down'). Floor division rounds a
+  negative x as `_round_to`'s `x // step` does; a bool adds as 0 or 1; the result is an int.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from . import tree as t
+from .astutil import clone
+from .builtins import REC_OWN_NAMES
+
+
+def record_has(kind, field: str) -> bool:
+    """Whether a value of type `kind` is a record (a `Rec`, built by a record literal) that has
+    `field`: then `x[field]` reads what `x.field` reads, without the record's Python
+    __getattribute__ frame. Not for a name the record has of its own (a dict method: `items`),
+    which the attribute read answers with the method."""
+    return kind.kind == "record" and kind.field(field) is not None and field not in REC_OWN_NAMES
+
+
+def written_builtin(emitter, name: str, nodes: tuple, args: list, first_repeatable: bool) -> ast.expr | None:
+    """The form of builtin `name` called on the typed `nodes` (emitted as `args`), or None."""
+    if name == "index" and len(args) == 2:
+        return index_of_list(args[0], args[1], _kind(emitter, nodes[0]), first_repeatable, _safe(emitter, nodes[1], args[1]))
+    if name == "round_to" and len(args) == 3:
+        return rounded(*args, emitter.type_of(nodes[0]).kind)
+    return None
+
+
+def _kind(emitter, node: t.Node) -> str:
+    """The kind of `node`'s type; of a derived value read before its body was checked (typed
+    unknown where it was read), its checked body's."""
+    kind = emitter.type_of(node).kind
+    if kind == "unknown" and type(node) is t.Ref and node.kind == "derived" and node.name in emitter.scope.derived:
+        kind = emitter.scope.derived[node.name][0].type.kind
+    return kind
+
+
+def _safe(emitter, node: t.Node, emitted: ast.expr) -> bool:
+    """Whether evaluating `emitted` cannot fail: a literal, a name (a parameter, a loop's
+    variable), a state field, or a field of a value whose record type has it (itself safe)."""
+    if isinstance(emitted, (ast.Constant, ast.Name)):
+        return True
+    if type(node) is t.Ref and node.kind == "state":
+        return isinstance(emitted, ast.Attribute) and isinstance(emitted.value, ast.Name) and emitted.value.id == "S"
+    return (type(node) is t.Attr and isinstance(emitted, ast.Subscript) and record_has(emitter.type_of(node.value), node.attr)
+            and _safe(emitter, node.value, emitted.value))
+
+
+def index_of_list(items: ast.expr, value: ast.expr, items_kind: str, repeatable: bool, value_safe: bool) -> ast.expr | None:
+    """`xs.index(v) if v in xs else -1`, or None where the types or the operands do not allow it."""
+    if items_kind != "list" or not (repeatable and value_safe):
+        return None
+    found = ast.Call(func=ast.Attribute(value=clone(items), attr="index", ctx=ast.Load()), args=[clone(value)], keywords=[])
+    return ast.IfExp(test=ast.Compare(left=value, ops=[ast.In()], comparators=[items]), body=found,
+                     orelse=ast.Constant(-1))
+
+
+def rounded(x: ast.expr, step: ast.expr, half: ast.expr, x_kind: str) -> ast.expr | None:
+    """`(x + add) // step * step`, or None where the types or the literals do not allow it."""
+    if x_kind not in ("int", "bool"):
+        return None
+    if not (isinstance(step, ast.Constant) and type(step.value) is int and step.value > 0):
+        return None
+    if not (isinstance(half, ast.Constant) and type(half.value) is str):
+        return None
+    size = step.value
+    add = size // 2 if half.value == "up" else (size - 1) // 2
+    shifted = ast.BinOp(left=x, op=ast.Add(), right=ast.Constant(add)) if add else x
+    return ast.BinOp(left=ast.BinOp(left=shifted, op=ast.FloorDiv(), right=ast.Constant(size)), op=ast.Mult(),
+                     right=ast.Constant(size))
