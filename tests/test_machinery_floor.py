@@ -28,4 +28,4 @@ def test_the_floor_replays_the_hands_with_the_play_rules_looked_up(capsys):
         if phase.kind == "tricks":
             assert phase.winner.__name__.startswith("winner")
         if phase.kind == "score":
-            assert phase.facts_all.__name__.startswith("facts_all") and phase.scored.__name__.startswith("scored")
+            assert phase.facts_all.__name__.startswith("facts_all") and phase.facts_scored.__name__.startswith("facts_scored")

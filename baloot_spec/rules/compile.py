@@ -299,9 +299,9 @@ class _VariantCompiler:
         return parts
 
     def scored(self, out: ModuleBuilder, fact_parts: list) -> tuple[str | None, str | None]:
-        """scored(S) and facts_scored(S) (rules/scored.py): the steps emitted with each fact whose
-        emitted value is a literal (the contract folded into a specialised phase's facts) fixed to
-        it; the second computes the facts themselves from the state (no namespace)."""
+        """(scored, facts_scored) (rules/scored.py), the steps with each fact a literal in this code
+        fixed to it: facts_scored(S) computes the facts from the state (no namespace); only where
+        it cannot be made is scored(S) of the namespace made instead (the other is None)."""
         known = literal_facts(fact_parts, {step["name"] for step in self.rs.lists["scoring"]})
         fixed = dict(self.fixed)
         self.fixed.clear()
@@ -309,14 +309,16 @@ class _VariantCompiler:
         hand = self.scopes.hand()   # (each fact's type: its tree as fact_parts just checked it)
         trees = {f["name"]: self.checked.get((id(f["expr"]), False, hand.state, hand.action, hand.locals)) for f in self.rs.lists["facts"]}
         types = {fact: tree.type for fact, tree in trees.items() if tree is not None}
-        try:
-            parts = self.step_parts(self.rs.lists["scoring"], set(self.scopes.fact_names))
+        try:   # (scored only where facts_scored cannot be made: the engine calls one of them)
             typed = self.step_parts(self.rs.lists["scoring"], set(self.scopes.fact_names), types)
+            whole = fused_scored(out, self.scopes.fact_names, typed, known, fact_parts)
+            if whole is not None:
+                return None, whole
+            parts = self.step_parts(self.rs.lists["scoring"], set(self.scopes.fact_names))
         finally:
             self.fixed.clear()
             self.fixed.update(fixed)
-        return (fused_scored(out, self.scopes.fact_names, parts, known),
-                fused_scored(out, self.scopes.fact_names, typed, known, fact_parts))
+        return fused_scored(out, self.scopes.fact_names, parts, known), None
 
     def scoring(self) -> None:
         builder, scopes = self.builder, self.scopes
