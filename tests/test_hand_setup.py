@@ -133,3 +133,25 @@ def test_a_completed_hand_holds_its_cards_once(rules):
     for seat in rules.table.seats:
         assert len(S.hands[seat]) == 8 and S.dealt[seat] == S.hands[seat] and S.dealt[seat] is not S.hands[seat]
     assert S.public in S.hands[S.taker]
+
+
+def test_packets_a_rules_file_makes_huge_fail_as_a_wrong_deck_without_filling_memory(rules_copy):
+    # (BALOOT_RULES_DIR: a copy someone edited. The dealing plan's split is made only once a deck
+    # of the right length was read; made with the plan, packets of 10**8 built lists of 4 * 10**8
+    # positions before the deck's length was checked.)
+    import resource
+
+    from baloot_spec.engine.deal import DealError
+    from baloot_spec.rules import load_variant as load
+
+    game = rules_copy / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    assert "packets: [3, 2]" in text
+    game.write_text(text.replace("packets: [3, 2]", "packets: [100000000]"), encoding="utf-8")
+    rules = load("default")
+    deck = [f"{rank}{suit}" for suit in "SHDC" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(DealError) as info:
+        Hand(rules, "N", {"deck": deck})
+    assert "the deck must list all" in str(info.value)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000   # KiB: no lists of 10**8

@@ -188,7 +188,10 @@ class Deal:
             _no_repeats(parsed, "deal.deck")
         self.kind = "deck"
         if not moves and plan is not None:   # the common case: no cut, each seat's cards at fixed places
-            self.initial, self.public, self.stock = plan.split(parsed)
+            split = plan.split
+            if split is None:
+                split = plan.split = _splitter(len(plan.order), tuple(plan.packets), plan.order, plan.public)
+            self.initial, self.public, self.stock = split(parsed)
             return
         rest, placed, public, taken = list(parsed), {}, None, []
         for count, end, target, seat, packet in moves:    # the cut's moves, before the dealing
@@ -279,16 +282,19 @@ class _Plan:
     """What dealing from one dealer under one compiled variant always is: the dealing order, the
     packets and counts, and `split(cards)`, which deals a deck (a list of cards) without a cut:
     (each seat's cards before the bidding, in dealing order; the public card; the stock).
-    Made once per variant and dealer (the per-hand work was ~2 us of a hand's setup)."""
+    Made once per variant and dealer (the per-hand work was ~2 us of a hand's setup); `split`
+    only once a deck of the right length was read: a rules file's packets are bounded by nothing
+    before (BALOOT_RULES_DIR), and packets of 10**8 must fail as a wrong deck, not fill memory."""
 
-    __slots__ = ("order", "packets", "first", "completion", "split", "completes")
+    __slots__ = ("order", "packets", "first", "completion", "public", "split", "completes")
 
     def __init__(self, rules, dealer: str):
         self.order = rules.table.order_after(dealer)
         self.packets = packets = rules.deal["packets"]
         self.first = sum(packets)
         self.completion = rules.deal["completion"]
-        self.split = _splitter(len(self.order), tuple(packets), self.order, bool(rules.deal["public"]))
+        self.public = bool(rules.deal["public"])
+        self.split = None   # (made by Deal._from_deck, see above)
         self.completes = {}   # taker -> complete(stock, public): Deal.complete of a deck, generated
 
 
