@@ -2,9 +2,9 @@
 
 A state field the rules declare is typed `unknown` where it is read (rules set it, the type
 checker does not follow them). Where every value it can hold is a record, or a list (or map) of
-records, built by record literals, the emitter can read their fields by subscript
-(expr/emit.py `record_has`): `declared`, a list of `{seat, name}` records appended by an effect,
-is read as `d['seat']`, not through the record's Python __getattribute__.
+records, built by record literals, the emitter can read their fields by subscript (expr/emit.py,
+with expr/builtin_forms.py `record_has`): `declared`, a list of `{seat, name}` records appended
+by an effect, is read as `d['seat']`, not through the record's Python __getattribute__.
 
 The type is a fixed point: a field starts as its initial value's type (an empty list as a list of
 items not known yet, which any list's type then says), each effect that sets it is checked with
