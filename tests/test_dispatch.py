@@ -13,6 +13,7 @@ from baloot_spec.errors import BalootError, RuleRuntimeError
 from baloot_spec.rules.fuse import fused_effects
 from baloot_spec.rules.module import ModuleBuilder
 from baloot_spec.rules.passes.dispatch import dispatch_field, domains_of, folded_when
+from baloot_spec.rules.passes.rule_lines import rule_at
 
 
 def _e(text: str) -> ast.expr:
@@ -54,7 +55,7 @@ def _compiled(domains):
     builder = ModuleBuilder()
     effects = [(i, _e(w), _e(v), names) for i, w, v, names in _EFFECTS]
     fn = fused_effects(builder, effects, domains)
-    space = {"_RuleRuntimeError": RuleRuntimeError, "_BalootError": BalootError, "_Exception": Exception}
+    space = {"_RuleRuntimeError": RuleRuntimeError, "_BalootError": BalootError, "_Exception": Exception, "_rule_at": rule_at}
     exec(compile(builder.source(), "<test>", "exec"), space)
     return space[fn], builder.source()
 
@@ -82,7 +83,7 @@ def test_an_action_without_the_field_runs_the_effects_one_by_one():
     for domains in (None, {"call": ("a", "b")}):
         builder = ModuleBuilder()
         fn = fused_effects(builder, [(i, _e(w), _e(v), names) for i, w, v, names in effects], domains)
-        space = {"_RuleRuntimeError": RuleRuntimeError, "_BalootError": BalootError, "_Exception": Exception}
+        space = {"_RuleRuntimeError": RuleRuntimeError, "_BalootError": BalootError, "_Exception": Exception, "_rule_at": rule_at}
         exec(compile(builder.source(), "<test>", "exec"), space)
         S = SimpleNamespace(n=3, flag=False, _memo={})
         space[fn](S, SimpleNamespace(closed=False))

@@ -15,6 +15,7 @@ from baloot_spec.errors import RuleRuntimeError
 from baloot_spec.expr.compiler import Scope, to_python
 from baloot_spec.rules import load_variant
 
+from baloot_spec.rules.passes.rule_lines import rule_at
 from baloot_spec.rules.scored import in_locals
 
 
@@ -159,7 +160,7 @@ def _scored_of(steps, known):
     fn_name = fused_scored(builder, ["a", "b"], [(f"s.{n}", n, ast.parse(v, mode="eval").body) for n, v in steps], known)
     if fn_name is None:
         return None
-    space = {"_R": Rec, "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception}
+    space = {"_R": Rec, "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception, "_rule_at": rule_at}
     exec(compile(builder.source(), "<test>", "exec"), space)
     return lambda **facts: space[fn_name](Values(**facts))
 

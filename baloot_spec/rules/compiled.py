@@ -23,6 +23,7 @@ from ..expr.builtins import LazyMap, Rec, card_table, keyed_card_table, keyed_fi
 from ..expr.scope import KNOBS
 from . import cache as disk_cache
 from .loader import Variant
+from .passes.rule_lines import rule_at
 
 SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next,
                     "_isum": sum}   # (expr/emit.py SUM_OF_INTS: sum of ints, where not written as a loop)
@@ -175,7 +176,7 @@ def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tu
     plan["state_init"] = interned(plan["state_init"])
     namespace = {"__builtins__": SAFE_PY_BUILTINS, "_R": Rec, "_LazyMap": LazyMap, "_MISSING": object(),
                  "_BalootError": BalootError, "_RuleRuntimeError": RuleRuntimeError, "_Exception": Exception,
-                 "_AttributeError": AttributeError,
+                 "_AttributeError": AttributeError, "_rule_at": rule_at,
                  "_Namespace": scoring_namespace([name for part in ("facts", "scoring") for name, _, _ in plan[part]]),
                  **make_builtins(table)}
     namespace.update({f"k_{name}": value for name, value in constants.items()})

@@ -15,6 +15,7 @@ from ..expr.astutil import clone
 from ..expr.lower import lower_function
 from .passes.fused_loops import fuse_loops
 from .passes.record_stores import record_stores
+from .passes.rule_lines import without_counters
 from .passes.settled import settle
 from .pyast import assign, attr, call, const, function, if_, index, lazy_locals, name, not_, store, strings
 
@@ -61,9 +62,14 @@ class ModuleBuilder:
     def guarded(self, prefix: str, args: str, ids: list, body: list, result: ast.expr,
                 unless: ast.expr | None = None) -> str:
         """A fused function: `body` runs the rules in order, setting `i` to the index of the one
-        running, so that a failing expression is still reported with its own rule id. With
-        `unless`, a test that returns `result` at once when false (passes/guards.py)."""
+        running, so that a failing expression is still reported with its own rule id (in the
+        text compiled, the rule is named from the failing line instead where that is exact:
+        passes/rule_lines.py). With `unless`, a test that returns `result` at once when false
+        (passes/guards.py)."""
         fn_name = self.next_name(prefix)
+        if not ids:   # (no rule: nothing to run, nothing to name)
+            self.functions.append(function(fn_name, args, [ast.Return(value=result)]))
+            return fn_name
         statements = []
         if unless is not None:   # a guard that fails only falls through to the full run, which names the rule
             statements.append(ast.Try(body=[if_(not_(unless), [ast.Return(value=result)])],
@@ -114,10 +120,25 @@ def function_text(function: ast.FunctionDef) -> str:
         # passes/record_stores.py)
         lowered = record_stores(fuse_loops(settle(clone(lower_function(function)))))
         _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)
+        text = _by_lines(lowered)
         if len(_TEXTS) >= _MEMO_LIMIT:
             _TEXTS.clear()
-        text = _TEXTS[key] = ast.unparse(lowered)
+        _TEXTS[key] = text
     return text
+
+
+def _by_lines(function: ast.FunctionDef) -> str:
+    """The text of a lowered function; a guarded one without its rule counters, its handler
+    naming the rule from the failing line (passes/rule_lines.py) where the text has the lines
+    that pass laid out (else the function as it was, counters and all)."""
+    laid = without_counters(function)
+    if laid is not None:
+        new, lines = laid
+        _number([new])
+        text = ast.unparse(new)
+        if text.count("\n") == lines:
+            return text
+    return ast.unparse(function)
 
 
 def _number(statements: list) -> None:
