@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 
+from ..expr.astutil import walk
+from ..expr.emit import LAZY_LOCAL
 from .module import ModuleBuilder
 from .passes.candidates import per_candidate
 from .passes.cards import on_cards
@@ -32,24 +34,57 @@ def fused_effects(builder: ModuleBuilder, effects: list, domains: dict | None = 
     """All effects of a phase at one moment, in order; each sees the state the earlier ones left
     (their new values, and a fresh memo of derived values). `effects`: (id, when, values, names).
     With `domains` (a calls phase's action fields and their values), written out per value of the
-    field that rules out the most effects (passes/dispatch.py)."""
+    field that rules out the most effects (passes/dispatch.py).
+
+    The memo is made afresh after an effect only where something after it reads a derived value
+    (a later effect's `when` or values); after the last such reader, once at the end (and in
+    the handler, should a later effect fail) where one of those effects always runs, so that
+    the one reset costs no more than theirs did."""
     def run(whens: list) -> list:
+        live = [k for k, when in enumerate(whens) if not is_const(when, False)]
+        last_read = max((k for k in live if reads_derived(whens[k], effects[k][2])), default=-1)
+        tail = any(is_const(whens[k], True) for k in live if k >= last_read)   # (one always runs)
         body = []
         for k, ((_effect_id, _when, values, names), when) in enumerate(zip(effects, whens)):
             if is_const(when, False):
                 continue
             targets = ast.Tuple(elts=[attr("S", n, ast.Store()) for n in names], ctx=ast.Store())
-            then = [ast.Assign(targets=[targets], value=values),
-                    ast.Assign(targets=[attr("S", "_memo", ast.Store())], value=ast.Dict(keys=[], values=[]))]
+            then = [ast.Assign(targets=[targets], value=values)]
+            if not (tail and k >= last_read):
+                then.append(_fresh_memo())
             body += [assign("i", const(k)), *lazy_locals(when, values), *(then if is_const(when, True) else [if_(when, then)])]
+        if tail:
+            body.append(_fresh_memo())
+            deferred[0] = True
         return body
 
+    deferred = [False]
     whens = [e[1] for e in effects]
     body = run(whens)
     field = dispatch_field(whens, domains) if domains and effects else None
     if field is not None:
         body = dispatched(field, domains[field], lambda value: run([folded_when(w, field, value) for w in whens]), body)
-    return builder.guarded("effects", "S, A", [e[0] for e in effects], body, ast.Constant(None), any_guard(whens))
+    return builder.guarded("effects", "S, A", [e[0] for e in effects], body, ast.Constant(None), any_guard(whens),
+                           on_error=[_fresh_memo()] if deferred[0] else ())
+
+
+def _fresh_memo() -> ast.Assign:
+    """`S._memo = {}`: the derived values read afresh after a change of the state."""
+    return ast.Assign(targets=[attr("S", "_memo", ast.Store())], value=ast.Dict(keys=[], values=[]))
+
+
+def reads_derived(*nodes) -> bool:
+    """Whether evaluating `nodes` may read a derived value (the memo): a rule function's call or
+    its lazy local, the memo itself, or the state passed whole to something (a lazy map, a
+    table, a builtin). A state field read (`S.x`) does not."""
+    for node in nodes:
+        fields = {id(sub.value) for sub in walk(node) if isinstance(sub, ast.Attribute)}
+        for sub in walk(node):
+            if isinstance(sub, ast.Name) and (sub.id.startswith(("f_", LAZY_LOCAL)) or (sub.id == "S" and id(sub) not in fields)):
+                return True
+            if isinstance(sub, ast.Attribute) and sub.attr == "_memo":
+                return True
+    return False
 
 
 def fused_facts(builder: ModuleBuilder, sources: list) -> str:

@@ -60,12 +60,12 @@ class ModuleBuilder:
             ast.Return(value=name("value"))]))
 
     def guarded(self, prefix: str, args: str, ids: list, body: list, result: ast.expr,
-                unless: ast.expr | None = None) -> str:
+                unless: ast.expr | None = None, on_error=()) -> str:
         """A fused function: `body` runs the rules in order, setting `i` to the index of the one
         running, so that a failing expression is still reported with its own rule id (in the
         text compiled, the rule is named from the failing line instead where that is exact:
         passes/rule_lines.py). With `unless`, a test that returns `result` at once when false
-        (passes/guards.py)."""
+        (passes/guards.py). `on_error`: statements run before anything raised goes on."""
         fn_name = self.next_name(prefix)
         if not ids:   # (no rule: nothing to run, nothing to name)
             self.functions.append(function(fn_name, args, [ast.Return(value=result)]))
@@ -78,9 +78,9 @@ class ModuleBuilder:
         failed = call("_RuleRuntimeError", index(strings(ids), name("i")), name("exc"))
         statements += [assign("i", const(0)), ast.Try(
             body=body or [ast.Pass()],
-            handlers=[ast.ExceptHandler(type=name("_BalootError"), name=None, body=[ast.Raise()]),
+            handlers=[ast.ExceptHandler(type=name("_BalootError"), name=None, body=[*on_error, ast.Raise()]),
                       ast.ExceptHandler(type=name("_Exception"), name="exc",
-                                        body=[ast.Raise(exc=failed, cause=name("exc"))])],
+                                        body=[*on_error, ast.Raise(exc=failed, cause=name("exc"))])],
             orelse=[], finalbody=[]), ast.Return(value=result)]
         self.functions.append(function(fn_name, args, statements))
         return fn_name
