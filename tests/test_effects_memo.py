@@ -1,6 +1,7 @@
 """A phase's fused effects (rules/fuse.py `fused_effects`): the memo of derived values made afresh
 once at the end where no later effect reads one and one of those effects always runs (the same
-state, memo included, as a reset after each effect that ran)."""
+state, memo included, as a reset after each effect that ran); and tests and values that a
+deciding literal settles folded where what it skips cannot fail (`S.bid != None or True`)."""
 
 import ast
 import itertools
@@ -91,3 +92,29 @@ def test_reads_derived():
     assert not reads_derived(_e("S.a == 1 and b_distance(S.x, S.y) > k_table[S.z]"))
     for text in ("f_x(S)", "_h_x", "b_sum(S)", "S._memo", "_LazyMap(k, e, S, ())"):
         assert reads_derived(_e(text)), text
+
+
+@pytest.mark.parametrize("value, folded", [
+    ("(S.bid != None or True,)", "(True,)"),
+    ("(3 if S.bid == None and False else 2,)", "(2,)"),
+    ("(S.bid == None and False, not S.x or True)", "(False, True)"),
+    ("(S.n >= 2 and False,)", "(S.n >= 2 and False,)"),     # (an order comparison may fail: kept)
+    ("(A.closed == 1 or True,)", "(A.closed == 1 or True,)"),   # (an action's field may be missing)
+    ("(f_x(S) == 1 or True,)", "(f_x(S) == 1 or True,)"),
+    ("(S.x or True,)", "(S.x or True,)"),      # (S.x itself if truthy: not True)
+    ("(S.x == 1 or 5,)", "(S.x == 1 or 5,)"),  # (True or 5)
+])
+def test_values_settled_by_a_literal_are_folded(value, folded):
+    _, source = _compiled([("e.one", "S.go", value, ("a",))])
+    assert f"S.a, = {folded}" in source
+
+
+@pytest.mark.parametrize("when, dropped", [
+    ("S.round == 2 and False", True),
+    ("not S.done and False", True),
+    ("S.round >= 2 and False", False),
+    ("A.call == 'x' and False", False),
+])
+def test_a_block_a_literal_rules_out_is_dropped_where_its_test_cannot_fail(when, dropped):
+    _, source = _compiled([("e.one", "True", "(1,)", ("a",)), ("e.two", when, "(2,)", ("b",))])
+    assert ("S.b, = (2,)" not in source) == dropped

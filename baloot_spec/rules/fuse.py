@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import ast
 
-from ..expr.astutil import walk
+from ..expr.astutil import clone, walk
 from ..expr.emit import LAZY_LOCAL
 from .module import ModuleBuilder
-from .passes.candidates import per_candidate
+from .passes.candidates import Folded, fold, per_candidate
 from .passes.cards import on_cards
 from .passes.dispatch import dispatch_field, dispatched, folded_when
 from .passes.guards import any_guard, refusal_guard
@@ -60,7 +60,8 @@ def fused_effects(builder: ModuleBuilder, effects: list, domains: dict | None = 
 
     deferred = [False]
     whens = [e[1] for e in effects]
-    body = run(whens)
+    effects = [(effect_id, when, Folded().visit(clone(values)), names) for effect_id, when, values, names in effects]
+    body = run([fold(clone(when), boolean=True) for when in whens])   # (`if x == 1 and False:` dropped)
     field = dispatch_field(whens, domains) if domains and effects else None
     if field is not None:
         body = dispatched(field, domains[field], lambda value: run([folded_when(w, field, value) for w in whens]), body)

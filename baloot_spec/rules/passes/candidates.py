@@ -72,6 +72,30 @@ def safe(node) -> bool:
     return False
 
 
+def bool_valued(node) -> bool:
+    """Its value is True or False by its form: a comparison `safe` allows, a `not`, a literal
+    bool, and/or of those."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is bool
+    if isinstance(node, ast.Compare):
+        return all(isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) for op in node.ops)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.Not)
+    if isinstance(node, ast.BoolOp):
+        return all(map(bool_valued, node.values))
+    return False
+
+
+class Folded(ast.NodeTransformer):
+    """Every test and/or, `not`, comparison and conditional of a value folded (`fold`) where
+    it is: `S.bid != None or True` is True, `3 if S.bid == None and False else 2` is 2."""
+
+    def visit(self, node):
+        if isinstance(node, (ast.BoolOp, ast.IfExp, ast.Compare)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+            return fold(self.generic_visit(node))
+        return self.generic_visit(node)
+
+
 def fold(node, boolean: bool = False):
     """Fold what the candidate's fields made constant. In a boolean context (the test, and/or
     operands there, `not`, a condition) only the truth value must be kept; elsewhere the value."""
@@ -108,8 +132,8 @@ def fold(node, boolean: bool = False):
             elif known:   # `False and ...`, `True or ...`: decides, the rest is never evaluated
                 if not kept:
                     return value
-                if boolean and all(safe(k) for k in kept):
-                    return ast.Constant(bool(constant))
+                if (boolean or type(constant) is bool and all(map(bool_valued, kept))) and all(safe(k) for k in kept):
+                    return ast.Constant(bool(constant))   # (`a or True` is True where a is True or False)
                 kept.append(value)
                 break
             kept.append(value)
