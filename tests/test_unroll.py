@@ -73,6 +73,19 @@ KEPT = [
 ]
 
 
+def test_max_of_a_written_out_list_needs_no_default():
+    # (`or [None]` gives max() something when the list is empty; a display of items never is)
+    for source in ("max([f('el', v_t, S[v_t]) for v_t in k_teams] or [None])",
+                   "min([f('el', v_n) for v_n in k_four] or [None]) < 2"):
+        written = unroll(source, CONSTANTS)
+        assert "or [None]" not in written and "for " not in written
+        assert _run(written) == _run(source)
+    for source in ("max([f(v_n) for v_n in k_long] or [None])", "max([*k_none] or [None])",
+                   "max([f(v_n) for v_n in k_none] or [None])"):
+        assert "or [None]" in unroll(source, CONSTANTS)   # (not written out, or written out empty)
+        assert _run(unroll(source, CONSTANTS)) == _run(source)
+
+
 @pytest.mark.parametrize("source", KEPT)
 def test_a_loop_that_cannot_be_written_out_is_kept_as_it_is(source):
     kept = unroll(source, CONSTANTS)

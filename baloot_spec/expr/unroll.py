@@ -11,7 +11,9 @@ again, is written out:
 
 - `{v: e for v in xs}` becomes a dict display, `[e for v in xs]` a list display (no `if`);
 - `next((e for v in xs if c), d)` (first / any / all) becomes `e1 if c1 else (e2 if c2 else d)`,
-  which evaluates the same tests and items, lazily, in the same order.
+  which evaluates the same tests and items, lazily, in the same order;
+- `max([e for v in xs] or [None])` becomes `max([e1, e2])`: a list display of items is never
+  empty, so the `or` hands on nothing.
 
 This works on the emitted `ast`, never on rule text nor on generated text.
 """
@@ -94,6 +96,15 @@ class _Unroller(ast.NodeTransformer):
             return node
         name, items = found
         return ast.copy_location(ast.List(elts=[_with(node.elt, name, v) for v in items], ctx=ast.Load()), node)
+
+    def visit_BoolOp(self, node):
+        """`[e1, e2] or [None]` (max/min of a list written out): the display, never empty, decides."""
+        self.generic_visit(node)
+        first = node.values[0]
+        if (isinstance(node.op, ast.Or) and isinstance(first, ast.List) and first.elts
+                and not any(isinstance(elt, ast.Starred) for elt in first.elts)):
+            return first
+        return node
 
     def visit_Call(self, node):
         self.generic_visit(node)
