@@ -16,6 +16,7 @@ def per_candidate(test: ast.expr, candidates: list) -> list:
     lines = [if_(ast.Compare(left=call("b_len", name("C")), ops=[ast.NotEq()], comparators=[const(len(candidates))]),
                  [ast.Return(value=ast.Constant(None))]),   # not the whole list: the rule-by-rule run
              assign("K", ast.List(elts=[], ctx=ast.Load()))]
+    shared = None   # (the last test's `if` and its conjuncts: a later `p and q` nests in it)
     for k, (action_type, fields) in enumerate(candidates):
         folded = fold(Fields(action_type, fields).visit(clone(test)), boolean=True)
         if isinstance(folded, ast.Constant):
@@ -23,8 +24,48 @@ def per_candidate(test: ast.expr, candidates: list) -> list:
                 lines.append(append("K", index("C", k)))
             continue
         reads_a = any(isinstance(n, ast.Name) and n.id == "A" for n in ast.walk(folded))
-        lines += ([assign("A", index("C", k))] if reads_a else []) + [if_(folded, [append("K", index("C", k))])]
+        kept = if_(folded, [append("K", index("C", k))])
+        if reads_a:
+            lines += [assign("A", index("C", k)), kept]
+            shared = None
+        elif shared is not None and shared[0] is lines[-1] and _nested(shared, folded, kept):
+            continue
+        else:
+            lines.append(kept)
+            shared = (kept, _conjuncts(folded)) if _pure(folded) else None
     return lines + [assign("C", name("K"))]
+
+
+def _conjuncts(test: ast.expr) -> list:
+    """`a and (b and c)` as [a, b, c]."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return [part for value in test.values for part in _conjuncts(value)]
+    return [test]
+
+
+def _pure(test: ast.expr) -> bool:
+    """No effect, and the same value each time at one position: calls only of the rules'
+    builtins and derived values (`b_`, `f_`)."""
+    return all(isinstance(n.func, ast.Name) and n.func.id.startswith(("b_", "f_"))
+               for n in ast.walk(test) if isinstance(n, ast.Call))
+
+
+def _nested(shared: tuple, test: ast.expr, kept: ast.If) -> bool:
+    """Where the candidate before was kept under `p` and this one's test is `p and q` (a
+    `double` then a closed `double`): `if q:` nested under the one before, `p` not tested
+    again (it reads no candidate: the same value twice); where it is `p`, kept with it.
+    Whether it was."""
+    outer, prefix = shared
+    values = _conjuncts(test)
+    if len(values) < len(prefix) or any(ast.dump(a) != ast.dump(b) for a, b in zip(prefix, values)):
+        return False
+    rest = values[len(prefix):]
+    if not rest:   # (the same test: kept with the one before)
+        outer.body.extend(kept.body)
+        return True
+    kept.test = rest[0] if len(rest) == 1 else ast.BoolOp(op=ast.And(), values=rest)
+    outer.body.append(kept)
+    return True
 
 
 class Fields(ast.NodeTransformer):
