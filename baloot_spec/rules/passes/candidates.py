@@ -1,6 +1,7 @@
 """Specialisation per candidate: a calls phase's first filter pass written out for each
 candidate the engine passes (all of them, in a fixed order), the candidate's fields folded in.
-A conjunct `A.call != 'x'` is true for every other call, so such a candidate is kept untested."""
+A conjunct `A.call != 'x'` is true for every other call, so such a candidate is kept untested;
+a candidate whose test is the one before's and more is tested inside the one before's `if`."""
 
 from __future__ import annotations
 
