@@ -12,7 +12,7 @@ statements as below).
 Exact or not at all: where the counter's value at some statement is not one value whatever ran
 before (a statement after an `if` whose branches set different counters, a loop or a nested
 `try` holding counters), the function is left as it is. Where the text has more lines than the
-layout counts (a string literal written over lines), the caller keeps the function as it was."""
+layout counts (a docstring written over lines), the caller keeps the function as it was."""
 
 from __future__ import annotations
 
