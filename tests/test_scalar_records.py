@@ -177,3 +177,25 @@ def test_the_specialised_score_reads_its_records_locals():
     code = rules.specialized("score", ("sun", None)).facts_scored.__code__
     assert [(local, key) for local, key in _literal_reads(code) if local.startswith("_s_")] == []
     assert "_isum" not in code.co_names
+
+
+def test_a_record_nobody_reads_by_a_literal_key_is_filled_as_it_was():
+    source = """
+def f(a, b):
+    x = _R({'k': a + 1, 'm': b})
+    y = x[b]
+    return [x, y]
+"""
+    assert _text(_rewritten(source)) == _text(record_stores(_function(source)))
+
+
+def test_only_the_keys_read_get_a_local_and_a_key_filled_twice_reads_its_last_value():
+    source = """
+def f(a, b):
+    x = _R({'k': a + 1, 'm': b + 1, 'k': a + 2})
+    return x['k']
+"""
+    text = _text(_rewritten(source))
+    assert "_rec1['k'] = a + 1" in text and "_rec1['m'] = b + 1" in text and "_c1 = a + 2" in text
+    assert text.rstrip().endswith("return _c1")
+    assert _run(_rewritten(source), 1, 2) == _run(_function(source), 1, 2)

@@ -100,23 +100,35 @@ def _block(statements: list, facts: _Facts) -> None:
                 or facts.stored[record] != fill_count or (alias and facts.stored[alias])):   # (stored into by its fill only)
             position = end
             continue
+        after = end + (1 if alias else 0)
+        reads = [read for statement in statements[after:] for read in _literal_reads(statement, names)]
+        last = {fill.targets[0].slice.value: fill for fill in statements[position + 1:end]}   # (a key filled twice: its last value)
+        wanted = {key for _holder, _field, _index, key in reads} & set(last)
+        if not wanted:   # (no read to replace: the fill as it is, no local added)
+            position = after
+            continue
         components, fills = {}, []
         before = statements[:position]
         for fill in statements[position + 1:end]:
+            key = fill.targets[0].slice.value
             value = fill.value = fold(fill.value)   # (a read replaced above may have made it a literal)
-            if not (isinstance(value, ast.Constant) or _set_before(value, before, facts)):
-                local = facts.fresh()
-                fills.append(_assign(local, value))
-                fill.value = value = ast.Name(id=local, ctx=ast.Load())
+            if key in wanted and last[key] is fill:
+                if not (isinstance(value, ast.Constant) or _set_before(value, before, facts)):
+                    local = facts.fresh()
+                    fills.append(_assign(local, value))
+                    fill.value = value = ast.Name(id=local, ctx=ast.Load())
+                components[key] = value
             fills.append(fill)
-            components[fill.targets[0].slice.value] = value
         statements[position + 1:end] = fills
-        end = position + 1 + len(fills)
-        after = end + (1 if alias else 0)
-        for statement in statements[after:]:
-            if _replace(statement, names, components):
-                facts.changed = True
-        position = after
+        for holder, field, index, key in reads:
+            if key in components:
+                new = clone(components[key])
+                if index is None:
+                    setattr(holder, field, new)
+                else:
+                    getattr(holder, field)[index] = new
+        facts.changed = True
+        position = after + len(fills) - (end - position - 1)
 
 
 def _filled(statements: list, position: int):
@@ -172,9 +184,10 @@ def _set_before(value, before: list, facts) -> bool:
     return bound[value.id] == (value.id in facts.arguments) + sum(facts.bound_in(statement)[value.id] for statement in before)
 
 
-def _replace(statement, names: set, components: dict) -> bool:
-    """`x['k']` of a filled key, outside nested scopes, replaced by its component; any?"""
-    changed = False
+def _literal_reads(statement, names: set) -> list:
+    """(holder, field, index or None, key) of each `x['k']` read in `statement` (x one of
+    `names`, k a text), outside nested scopes."""
+    found = []
     stack = [statement]
     while stack:
         node = stack.pop()
@@ -185,16 +198,11 @@ def _replace(statement, names: set, components: dict) -> bool:
                     continue
                 if (isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Load) and isinstance(child.value, ast.Name)
                         and child.value.id in names and isinstance(child.slice, ast.Constant)
-                        and type(child.slice.value) is str and child.slice.value in components):
-                    new = clone(components[child.slice.value])
-                    if isinstance(old, list):
-                        old[index] = new
-                    else:
-                        setattr(node, field, new)
-                    changed = True
+                        and type(child.slice.value) is str):
+                    found.append((node, field, index if isinstance(old, list) else None, child.slice.value))
                     continue
                 stack.append(child)
-    return changed
+    return found
 
 
 def _bound(function) -> Counter:
