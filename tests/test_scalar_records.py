@@ -55,7 +55,7 @@ STEPS = """
 def f(a, b):
     try:
         x = _R({'NS': ev('n', a), 'EW': ev('e', b)})
-        y = _R({'NS': x['NS'] + 1, 'EW': x['EW'] * 2, 'sum': _isum([x['NS'], x['EW']])})
+        y = _R({'NS': x['NS'] + 1, 'EW': x['EW'] * 2, 'sum': _isum([x['NS'], x['EW']]), 'pick': x['NS'] if 'NS' == 'NS' else x['missing']})
         z = x['NS'] if 'NS' == 'NS' else x['missing']
         w = x[ev('k', 'NS')]
         out = _R({'x': x, 'y': y, 'z': z, 'w': w, 'first': y['NS']})
@@ -69,7 +69,8 @@ def test_a_read_by_a_literal_key_is_the_stored_value():
     text = _text(_rewritten(STEPS))
     assert "x['NS']" not in text and "x['EW']" not in text and "y['NS']" not in text
     assert "_c1 = ev('n', a)" in text and "_rec1['NS'] = _c1" in text
-    assert "z = _c1\n" in text   # ('NS' == 'NS' folded: the missing key never read)
+    assert "_rec2['pick'] = _c1\n" in text   # (in a fill, 'NS' == 'NS' folded: the missing key never read)
+    assert "z = _c1 if 'NS' == 'NS' else x['missing']" in text   # (elsewhere only the reads: CPython's to run)
     assert "_isum" not in text and "_c1 + _c2" in text
     assert "w = x[ev('k', 'NS')]" in text   # (a key that is not a literal: the record is read)
     assert "'x': " not in text and "_rec3['x'] = x" in text   # (the record is still made and kept)

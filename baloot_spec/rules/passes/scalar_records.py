@@ -4,10 +4,11 @@ stored under it; and the literal operations that writing values in leaves, folde
 After record_stores.py a record is `_recN = _R()`, then `_recN['k'] = e` for each key, then
 often `x = _recN` (a scoring step's local, rules/scored.py); a later step reads `x['k']`: a
 lookup in a dict subclass, which CPython does not specialise. Here each such value is kept in a
-local of its own where it is stored (`_cN = e; _recN['k'] = _cN`; a literal, or a name only
-earlier statements of the same block set, is used as it is), and every later `x['k']` of a
-stored key reads it. The record is still made and filled as before: it is part of a result, or
-read by a key that is not a literal.
+local of its own where it is stored (`_cN = e; _recN['k'] = _cN`; a literal, or a name no
+later statement of the block sets, is used as it is), and every later `x['k']` of a stored key
+reads it. The record is still made and filled as before: it is part of a result, or read by a
+key that is not a literal. A record no later statement reads by a literal key is left as it was
+(no local added).
 
 Exact because: the record's names are each set once in the function, the fill and the reads are
 in one block that no loop encloses (a read after the fill sees that fill); nothing in generated
@@ -16,10 +17,15 @@ changed; effects set state fields), and a record whose name is stored into by ke
 or read an attribute of (a method) outside its fill is left alone. A key not filled stays a
 lookup (its KeyError where it was). Reads inside a nested scope (a generator) are left.
 
-`fold` then writes what the literals decide, where Python's own result is known: `==`/`!=` of
-two plain literals (None, bool, int, str), `not` of one, `a if <literal> else b` (the other
-branch is never evaluated), and `_isum([a, b, ...])` of two or more items (emitted only for
-items typed int or bool: `a + b + ...` is the same int, with no list and no call).
+`fold` writes what the literals decide in such a record's fill and in a statement a literal
+was read into (`None == 'NS'` where a contract fixed a fact to None, then `2 if False else 0`),
+where Python's own result is known: `==`/`!=` of two plain literals (None, bool, int, str),
+`not` of one, `a if <literal> else b` (the other branch is never evaluated), and
+`_isum([a, b, ...])` of two or more items (emitted only for items typed int or bool:
+`a + b + ...` is the same int, with no list and no call).
+
+Cost: a walk of the statements of each function (most fill no record: nothing more), then, where
+a record is read back, one walk of the function and one of each block holding a record.
 """
 
 from __future__ import annotations
@@ -39,31 +45,65 @@ _NOT_STRAIGHT = (ast.For, ast.While, ast.AsyncFor, ast.With, ast.AsyncWith, ast.
 
 def scalar_records(function: ast.FunctionDef) -> ast.FunctionDef:
     """`function` with such reads replaced and its literals folded (changed in place, returned)."""
-    function = fold(function)
-    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == RECORD for n in walk(function)):
+    if not _fills_a_record(function.body):   # (statements only: most functions fill none)
         return function
-    facts = _Facts(function)
-    _blocks(function.body, facts)
-    return fold(function) if facts.changed else function
+    facts = _Facts(function)   # (one walk of the whole function)
+    if facts.read & facts.records:
+        _blocks(function.body, facts)
+    return function
+
+
+def _fills_a_record(statements: list) -> bool:
+    """Whether some block has `r = _R()` followed by a fill (the statements walked, not their values)."""
+    for position, statement in enumerate(statements):
+        if _filled(statements, position) is not None:
+            return True
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, field, None)
+            if inner and _fills_a_record(inner):
+                return True
+        if any(_fills_a_record(handler.body) for handler in getattr(statement, "handlers", ())):
+            return True
+    return False
 
 
 class _Facts:
-    """What the pass asks of the whole function, found once."""
+    """What the pass asks of the whole function, found in one walk."""
 
     def __init__(self, function):
-        self.bound = _bound(function)
-        self.stored, self.attributes = _uses(function)
-        self.changed = False
+        self.bound, self.stored, self.attributes = Counter(), Counter(), set()
+        self.read, self.records = set(), set()   # (names read by a literal key; `r` of `r = _R()`, and `x` of `x = r`)
+        aliases = []
+        for node in walk(function):
+            kind = type(node)
+            if kind is ast.Name:
+                if type(node.ctx) is not ast.Load:
+                    self.bound[node.id] += 1
+            elif kind is ast.Subscript:
+                if isinstance(node.value, ast.Name):
+                    if type(node.ctx) is not ast.Load:
+                        self.stored[node.value.id] += 1
+                    elif isinstance(node.slice, ast.Constant) and type(node.slice.value) is str:
+                        self.read.add(node.value.id)
+            elif kind is ast.Attribute:
+                if isinstance(node.value, ast.Name):
+                    self.attributes.add(node.value.id)
+            elif kind is ast.Assign:
+                if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    value = node.value
+                    if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == RECORD
+                            and not value.args and not value.keywords):
+                        self.records.add(node.targets[0].id)
+                    elif isinstance(value, ast.Name):
+                        aliases.append((node.targets[0].id, value.id))
+            elif kind is ast.arg:
+                self.bound[node.arg] += 1
+            elif kind is ast.ExceptHandler:
+                if node.name:
+                    self.bound[node.name] += 1
+        self.records.update(alias for alias, record in aliases if record in self.records)
         self.count = 0
         self.made: set = set()
-        self.arguments = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-        self._bound_in: dict = {}
-
-    def bound_in(self, statement) -> Counter:
-        found = self._bound_in.get(id(statement))
-        if found is None:
-            found = self._bound_in[id(statement)] = _bound(statement)
-        return found
 
     def fresh(self) -> str:
         self.count += 1
@@ -88,6 +128,9 @@ def _blocks(statements: list, facts: _Facts) -> None:
 
 def _block(statements: list, facts: _Facts) -> None:
     position = 0
+    reads_of: dict = {}   # id(statement) -> its literal reads of the names read so (found when first asked)
+    last_bound: dict = {}   # name -> the last statement of the block (as it was) that binds it
+    literal: set = set()   # (ids of the statements a literal was written into: folded then)
     while position < len(statements):
         found = _filled(statements, position)
         if found is None:
@@ -95,40 +138,52 @@ def _block(statements: list, facts: _Facts) -> None:
             continue
         record, end, alias = found
         names = {record} | ({alias} if alias else set())
+        if not names & facts.read:
+            position = end
+            continue
         fill_count = end - position - 1
         if (any(facts.bound[n] != 1 or n in facts.attributes for n in names)   # (set once; no method read)
                 or facts.stored[record] != fill_count or (alias and facts.stored[alias])):   # (stored into by its fill only)
             position = end
             continue
         after = end + (1 if alias else 0)
-        reads = [read for statement in statements[after:] for read in _literal_reads(statement, names)]
+        if not reads_of:   # (each statement of the block walked once: its literal reads, the names it binds)
+            for index, statement in enumerate(statements):
+                reads_of[id(statement)], bound = _scan(statement, facts.read)
+                for name in bound:
+                    last_bound[name] = index
+        reads = [(*read[:4], id(statement)) for statement in statements[after:]
+                 for read in reads_of.get(id(statement), ()) if read[4] in names]
         last = {fill.targets[0].slice.value: fill for fill in statements[position + 1:end]}   # (a key filled twice: its last value)
-        wanted = {key for _holder, _field, _index, key in reads} & set(last)
+        wanted = {read[3] for read in reads} & set(last)
         if not wanted:   # (no read to replace: the fill as it is, no local added)
             position = after
             continue
         components, fills = {}, []
-        before = statements[:position]
+        shift = len(statements) - len(reads_of)   # (statements added to the block above: the fills' locals)
         for fill in statements[position + 1:end]:
             key = fill.targets[0].slice.value
-            value = fill.value = fold(fill.value)   # (a read replaced above may have made it a literal)
+            value = fill.value = fold(fill.value)   # (literals, and reads replaced above by one: what they decide)
             if key in wanted and last[key] is fill:
-                if not (isinstance(value, ast.Constant) or _set_before(value, before, facts)):
+                if not (isinstance(value, ast.Constant) or _set_before(value, position - shift, last_bound, facts)):
                     local = facts.fresh()
                     fills.append(_assign(local, value))
                     fill.value = value = ast.Name(id=local, ctx=ast.Load())
                 components[key] = value
             fills.append(fill)
         statements[position + 1:end] = fills
-        for holder, field, index, key in reads:
+        for holder, field, index, key, statement in reads:
             if key in components:
                 new = clone(components[key])
                 if index is None:
                     setattr(holder, field, new)
                 else:
                     getattr(holder, field)[index] = new
-        facts.changed = True
+                if isinstance(new, ast.Constant):
+                    literal.add(statement)
         position = after + len(fills) - (end - position - 1)
+    if literal:
+        statements[:] = [fold(statement) if id(statement) in literal else statement for statement in statements]
 
 
 def _filled(statements: list, position: int):
@@ -162,60 +217,42 @@ def _fills(statement, record: str) -> bool:
             and isinstance(target.slice, ast.Constant) and type(target.slice.value) is str)
 
 
-def _uses(function) -> tuple:
-    """(how many times each name is stored into by key or deleted from, names read an attribute of)."""
-    stored, attributes = Counter(), set()
-    for node in walk(function):
-        if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name):
-            stored[node.value.id] += 1
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            attributes.add(node.value.id)
-    return stored, attributes
-
-
-def _set_before(value, before: list, facts) -> bool:
-    """A name every binding of which is in `before` (the earlier statements of the block, or
-    inside them) or the function's argument: run before the fill, and none after it."""
-    bound = facts.bound
-    if isinstance(value, ast.Name) and value.id in facts.made:
-        return True
-    if not isinstance(value, ast.Name) or not bound[value.id]:
+def _set_before(value, position: int, last_bound: dict, facts) -> bool:
+    """A name no statement of the block from `position` on binds (a local made here, or one set
+    before the fill or outside the block): the value it has at the fill it keeps for the rest."""
+    if not isinstance(value, ast.Name):
         return False
-    return bound[value.id] == (value.id in facts.arguments) + sum(facts.bound_in(statement)[value.id] for statement in before)
+    return value.id in facts.made or last_bound.get(value.id, -1) < position
 
 
-def _literal_reads(statement, names: set) -> list:
-    """(holder, field, index or None, key) of each `x['k']` read in `statement` (x one of
-    `names`, k a text), outside nested scopes."""
-    found = []
-    stack = [statement]
+def _scan(statement, names: set) -> tuple:
+    """([(holder, field, index or None, key, x)] of each `x['k']` read in `statement` (x one of
+    `names`, k a text) outside nested scopes, the names the statement binds anywhere)."""
+    found, bound = [], set()
+    stack = [(statement, False)]
     while stack:
-        node = stack.pop()
+        node, nested = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:
+                bound.add(node.id)
+            continue
+        if kind is ast.ExceptHandler and node.name:
+            bound.add(node.name)
+        elif kind is ast.arg:
+            bound.add(node.arg)
         for field, old in ast.iter_fields(node):
             items = old if isinstance(old, list) else [old]
             for index, child in enumerate(items):
-                if not isinstance(child, ast.AST) or isinstance(child, _SCOPES):
+                if not isinstance(child, ast.AST):
                     continue
-                if (isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Load) and isinstance(child.value, ast.Name)
-                        and child.value.id in names and isinstance(child.slice, ast.Constant)
-                        and type(child.slice.value) is str):
-                    found.append((node, field, index if isinstance(old, list) else None, child.slice.value))
+                if (not nested and type(child) is ast.Subscript and type(child.ctx) is ast.Load
+                        and type(child.value) is ast.Name and child.value.id in names
+                        and type(child.slice) is ast.Constant and type(child.slice.value) is str):
+                    found.append((node, field, index if isinstance(old, list) else None, child.slice.value, child.value.id))
                     continue
-                stack.append(child)
-    return found
-
-
-def _bound(function) -> Counter:
-    """How many times each name is bound in the function (assigned, a loop's target, an argument...)."""
-    bound = Counter()
-    for node in walk(function):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound[node.id] += 1
-        elif isinstance(node, ast.arg):
-            bound[node.arg] += 1
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound[node.name] += 1
-    return bound
+                stack.append((child, nested or isinstance(child, _SCOPES)))
+    return found, bound
 
 
 def _assign(local: str, value) -> ast.Assign:
