@@ -24,8 +24,9 @@ where Python's own result is known: `==`/`!=` of two plain literals (None, bool,
 `_isum([a, b, ...])` of two or more items (emitted only for items typed int or bool:
 `a + b + ...` is the same int, with no list and no call).
 
-Cost: a walk of the statements of each function (most fill no record: nothing more), then, where
-a record is read back, one walk of the function and one of each block holding a record.
+Cost: a walk of the statements of each function (most keep no record under a name: nothing
+more; a record returned, appended or set on the state as soon as it is filled is not read back
+in the function), then one walk of the function and one of each block holding a record.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ _NOT_STRAIGHT = (ast.For, ast.While, ast.AsyncFor, ast.With, ast.AsyncWith, ast.
 
 def scalar_records(function: ast.FunctionDef) -> ast.FunctionDef:
     """`function` with such reads replaced and its literals folded (changed in place, returned)."""
-    if not _fills_a_record(function.body):   # (statements only: most functions fill none)
+    if not _fills_a_record(function.body):   # (statements only: most functions keep no record under a name)
         return function
     facts = _Facts(function)   # (one walk of the whole function)
     if facts.read & facts.records:
@@ -54,9 +55,12 @@ def scalar_records(function: ast.FunctionDef) -> ast.FunctionDef:
 
 
 def _fills_a_record(statements: list) -> bool:
-    """Whether some block has `r = _R()` followed by a fill (the statements walked, not their values)."""
+    """Whether some block has `r = _R()`, its fill, then `x = r` (the statements walked, not their
+    values): a record kept under a name, which a later step may read back (rules/scored.py). A
+    record returned, appended or set on the state as soon as it is filled is not read back here."""
     for position, statement in enumerate(statements):
-        if _filled(statements, position) is not None:
+        found = _filled(statements, position)
+        if found is not None and found[2] is not None:
             return True
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(statement, field, None)
