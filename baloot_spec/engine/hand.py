@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ..errors import BalootError, RuleRuntimeError
+from ..errors import RuleRuntimeError
 from ..expr.builtins import Rec
 from .announcing import Announcing
 from .candidates import NOTHING, UNKNOWN, logged_call, seat_event, tables_of
@@ -19,18 +19,17 @@ from .deal import Deal, DealError
 from .judgement import NOT_IN_HAND, OUT_OF_TURN, WRONG_ACTION, Judging  # noqa: F401  (public here too)
 from .random_cards import RandomCards
 from .results import match_step, run_rule, score_facts  # noqa: F401  (public here too)
+from .scores import OVER, Scores
 from .state import Play, State, Trick
 
-OVER = "over"
 
-
-class Hand(Judging, Announcing, RandomCards):
+class Hand(Judging, Announcing, RandomCards, Scores):
     """A hand being played under one compiled variant. The judgement of an event (engine/judgement.py),
-    the announcement questions (engine/announcing.py) and the random player's cards
-    (engine/random_cards.py) are its mixins."""
+    the announcement questions (engine/announcing.py), the random player's cards
+    (engine/random_cards.py) and its score and result (engine/scores.py) are its mixins."""
 
     # (slots: the machinery reads these on every action; copy() copies them by name)
-    __slots__ = ("rules", "deal", "deal_spec", "state", "events", "_seat", "_kept", "facts", "score",
+    __slots__ = ("rules", "deal", "deal_spec", "state", "events", "_seat", "_kept", "facts", "_score", "_shown",
                  "_tables", "_phases", "_now", "_n_seats")
 
     def __init__(self, rules, dealer: str, deal: dict, match_scores: dict | None = None):
@@ -56,7 +55,7 @@ class Hand(Judging, Announcing, RandomCards):
         self._seat = UNKNOWN
         self._kept = None
         self.facts = None
-        self.score = None
+        self._score = self._shown = None
         self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
@@ -363,7 +362,7 @@ class Hand(Judging, Announcing, RandomCards):
             whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
             if whole is not None:
                 try:
-                    self.facts, self.score = whole(S)
+                    self.facts, self._shown = whole(S)   # (the result itself: engine/scores.py)
                 except BaseException:
                     self._failed_scoring(phase, name)
                     raise
@@ -429,24 +428,6 @@ class Hand(Judging, Announcing, RandomCards):
         if S.actor != seat:
             S.actor = seat
             S._memo = {}
-
-    # ---- results ----------------------------------------------------------------------------
-    def result(self) -> dict | None:
-        """The hand result once over: thrown_in, next_dealer, and the scoring steps."""
-        S = self.state
-        if S.phase != OVER:
-            return None
-        try:   # (run_rule written out)
-            next_dealer = self.rules.functions["next_dealer"](S)
-        except BalootError:
-            raise
-        except Exception as exc:
-            raise RuleRuntimeError("next dealer", exc) from exc
-        if self.score is None:
-            return {"thrown_in": True, "next_dealer": next_dealer}
-        # (a display, not out.update(score): update() of a dict subclass first looks up its
-        # `keys` through Rec's Python __getattribute__; 905 -> 648 ns)
-        return {"thrown_in": False, "next_dealer": next_dealer, **self.score}
 
 
 _EVENT_OF = attrgetter("_event")

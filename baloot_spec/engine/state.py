@@ -152,6 +152,12 @@ PER_SEAT_LISTS = frozenset({"plays", "cards"})
 # winner. The compiler specialises those functions on it (expr/lengths.py, rules/compile.py).
 CURRENT_TRICK = "trick"
 
+# What a played hand's result (Hand.result()) holds before the scoring steps: (name, value) with
+# the value a scored hand starts from (the next dealer is set when result() runs it). A
+# specialised score phase's facts_scored builds that whole result at once (rules/scored.py), and
+# the score record is made from it when read (engine/scores.py).
+RESULT_LEADING = (("thrown_in", False), ("next_dealer", None))
+
 
 # The generic fields the engine itself changes once the first phase is entered, by the kind of
 # phase it is in ("*": in every phase; `hand` follows `hands` and `actor`). The compiler reads it

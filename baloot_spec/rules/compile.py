@@ -29,7 +29,7 @@ from __future__ import annotations
 import ast
 import itertools
 
-from ..engine.state import CURRENT_TRICK
+from ..engine.state import CURRENT_TRICK, RESULT_LEADING
 from ..errors import RulesError
 from ..expr.emit import emit as emit_expression
 from ..expr.parser import TREES
@@ -311,7 +311,7 @@ class _VariantCompiler:
         types = {fact: tree.type for fact, tree in trees.items() if tree is not None}
         try:   # (scored only where facts_scored cannot be made: the engine calls one of them)
             typed = self.step_parts(self.rs.lists["scoring"], set(self.scopes.fact_names), types)
-            whole = fused_scored(out, self.scopes.fact_names, typed, known, fact_parts)
+            whole = fused_scored(out, self.scopes.fact_names, typed, known, fact_parts, RESULT_LEADING)
             if whole is not None:
                 return None, whole
             parts = self.step_parts(self.rs.lists["scoring"], set(self.scopes.fact_names))

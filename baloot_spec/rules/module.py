@@ -16,6 +16,7 @@ from ..expr.lower import lower_function
 from .passes.fused_loops import fuse_loops
 from .passes.record_stores import record_stores
 from .passes.rule_lines import without_counters
+from .passes.scalar_records import scalar_records
 from .passes.settled import settle
 from .pyast import assign, attr, call, const, function, if_, index, lazy_locals, name, not_, store, strings
 
@@ -117,8 +118,8 @@ def function_text(function: ast.FunctionDef) -> str:
     if text is None:
         # (copied before settling: the lowered body still holds expressions other functions share;
         # then loops over the same iterable fused, records filled by item: passes/fused_loops.py,
-        # passes/record_stores.py)
-        lowered = record_stores(fuse_loops(settle(clone(lower_function(function)))))
+        # passes/record_stores.py; their values read back as locals: passes/scalar_records.py)
+        lowered = scalar_records(record_stores(fuse_loops(settle(clone(lower_function(function))))))
         _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)
         text = _by_lines(lowered)
         if len(_TEXTS) >= _MEMO_LIMIT:

@@ -49,12 +49,16 @@ def local(step: str) -> str:
     return PREFIX + step
 
 
-def fused_scored(builder: ModuleBuilder, facts: list, steps: list, known: dict, fact_parts: list | None = None) -> str | None:
+def fused_scored(builder: ModuleBuilder, facts: list, steps: list, known: dict, fact_parts: list | None = None,
+                 leading: tuple = ()) -> str | None:
     """scored(S) -> (facts record, score record), or None where a step reads the namespace other
     than by a fact's or an earlier step's name. `facts`: the fact names in order; `steps`:
     (id, name, emitted value) in order; `known`: fact name -> the literal it is in this code.
     With `fact_parts` ((id, name, emitted value) of the facts over the state, in order):
-    facts_scored(S) of the state, each fact computed into its local."""
+    facts_scored(S) of the state, each fact computed into its local; with `leading` too ((name,
+    literal) pairs the engine puts first in a hand's result, engine/state.py RESULT_LEADING), it
+    returns the result instead of the score record: a plain dict, those pairs then the score's
+    entries (None where a fact or a step has one of their names)."""
     facts = list(dict.fromkeys(facts))
     names = {fact for fact in facts if fact not in known}   # (a literal fact left as S.<name>: no function)
     if fact_parts is None:
@@ -77,7 +81,12 @@ def fused_scored(builder: ModuleBuilder, facts: list, steps: list, known: dict, 
     order = list(dict.fromkeys(facts + [step for _, step, _ in steps]))
     values = {fact: value for fact, value in record}
     values.update((step, name(local(step))) for _, step, _ in steps)
-    body.append(assign(SCORE, _record([(n, clone(values[n])) for n in order])))
+    if fact_parts is not None and leading:
+        if any(lead in values for lead, _ in leading):
+            return None
+        body += _shown([(lead, const(value)) for lead, value in leading] + [(n, clone(values[n])) for n in order])
+    else:
+        body.append(assign(SCORE, _record([(n, clone(values[n])) for n in order])))
     result = ast.Tuple(elts=[name(FACTS), name(SCORE)], ctx=ast.Load())
     return builder.guarded(prefix, NAMESPACE, ids + [s[0] for s in steps], body, result)
 
@@ -123,6 +132,15 @@ class _Locals(ast.NodeTransformer):
                 and node.attr in self.names):
             return name(local(node.attr))
         return self.generic_visit(node)
+
+
+def _shown(items: list) -> list:
+    """`_sQ = {}`, then `_sQ['a'] = a`, ...: a plain dict (whose item stores CPython specialises)
+    filled in order; the engine keeps it as the hand's result and makes the score record from it
+    only when it is read (engine/scores.py)."""
+    target = ast.Name(id=SCORE, ctx=ast.Load())
+    return [assign(SCORE, ast.Dict(keys=[], values=[]))] + [
+        ast.Assign(targets=[ast.Subscript(value=target, slice=const(k), ctx=ast.Store())], value=v) for k, v in items]
 
 
 def _record(items: list) -> ast.Call:
