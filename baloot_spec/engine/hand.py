@@ -38,16 +38,16 @@ class Hand(Judging, Announcing, RandomCards):
             raise DealError(f"unknown dealer {dealer!r} (seats: {' '.join(rules.table.seats)})", "dealer")
         self.rules = rules
         self._tables = tables = tables_of(rules)
-        scores = {**tables.no_points}
+        scores = Rec(tables.no_points)   # (the state's own record, in the teams' order: State keeps it, own=True)
         if match_scores is not None:
-            if not _points_of(match_scores, scores):
+            if not _points_of(match_scores, tables.no_points):
                 raise DealError(f"match_scores must give a whole number of points for {' and '.join(scores)}", "match_scores")
-            scores.update(match_scores)
+            dict.update(scores, match_scores)   # (not scores.update: a Rec's own names go through its __getattribute__)
         self.deal = dealt = Deal(rules, dealer, deal)
         self.deal_spec = deal
         # (each seat's initial is the deal's own list: nothing changes it; its hand a copy, which
         # a card played changes in place)
-        self.state = S = State(rules, dealer, scores, dealt.initial)
+        self.state = S = State(rules, dealer, scores, dealt.initial, True)
         S.public = dealt.public
         S.exposed = dealt.exposed
         self.events: list[dict] = []
