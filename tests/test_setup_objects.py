@@ -83,3 +83,17 @@ def test_a_state_made_elsewhere_still_copies_the_scores(rules):
     record = Rec(scores)
     assert State(rules, "N", record).match_scores is not record
     assert State(rules, "N", record, None, True).match_scores is record
+
+
+def test_a_deal_without_a_cut_makes_no_list_of_moves(rules, monkeypatch):
+    seen = []
+    dealt = Deal._from_deck
+
+    def spy(self, cards, packets, deck, moves=(), plan=None):
+        seen.append(moves)
+        return dealt(self, cards, packets, deck, moves, plan)
+
+    monkeypatch.setattr(Deal, "_from_deck", spy)
+    Deal(rules, "N", {"deck": DECK})
+    assert seen == [()] and type(seen[0]) is tuple
+

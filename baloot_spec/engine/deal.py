@@ -55,7 +55,7 @@ class Deal:
         if spec.get("exposed") is not None:  # a card turned face up by accident while dealing
             self.exposed = self._parse(spec["exposed"], deck, "deal.exposed")
         self.cut = None     # the cut record as read: by, option, to, cards
-        moves = self._read_cut(spec["cut"], packets, deck) if spec.get("cut") is not None else []
+        moves = self._read_cut(spec["cut"], packets, deck) if spec.get("cut") is not None else ()   # (no list per hand)
         if "deck" in spec:
             self._from_deck(spec["deck"], packets, deck, moves, plan)
         elif "hands" in spec:
