@@ -14,7 +14,7 @@ from operator import attrgetter
 from ..errors import BalootError, RuleRuntimeError
 from ..expr.builtins import Rec
 from .announcing import Announcing
-from .candidates import NOTHING, UNKNOWN, logged_call, seat_event, tables_of
+from .candidates import NOWHERE, UNKNOWN, logged_call, seat_event, tables_of
 from .deal import Deal, DealError
 from .judgement import NOT_IN_HAND, OUT_OF_TURN, WRONG_ACTION, Judging  # noqa: F401  (public here too)
 from .random_cards import RandomCards
@@ -60,7 +60,7 @@ class Hand(Judging, Announcing, RandomCards):
         self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
-        self._now = (None, None, NOTHING, NOTHING, NOTHING)
+        self._now = NOWHERE
         self._n_seats = len(rules.table.seats)
         self._enter(rules.first_phase)
 
@@ -317,7 +317,7 @@ class Hand(Judging, Announcing, RandomCards):
         S._memo = {}
         if name == OVER:
             S.phase = OVER
-            self._now = (None, None, NOTHING, NOTHING, NOTHING)
+            self._now = NOWHERE
             return
         phase = self._phases.get(name)
         if phase is None:
