@@ -12,6 +12,7 @@ from .state import Action, LegalEvent
 
 NOTHING = frozenset()   # no candidate cleared by a guard
 UNKNOWN = object()      # the seat to act, not yet worked out at a position (Hand._seat)
+NOWHERE = (None, None, NOTHING, NOTHING, NOTHING)   # Hand._now outside any phase (one tuple, not one per hand)
 
 
 class _CandidateTable:

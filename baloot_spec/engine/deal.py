@@ -33,14 +33,19 @@ class DealError(BalootError):
 
 
 class Deal:
-    """Where every card goes: the cards before the bidding, the public card, the completion."""
+    """Where every card goes: the cards before the bidding, the public card, the completion.
+
+    Slots, no instance dict: a hand makes one, and frees it when the next hand is made (that
+    dict was one object more to make and free per hand; tools/BENCHMARKS.md, step 101)."""
+
+    __slots__ = ("rules", "dealer", "_plan", "first", "completion", "exposed", "cut", "kind", "initial",
+                 "public", "stock", "hands")
 
     def __init__(self, rules, dealer: str, spec: dict):
         self.rules = rules
         self.dealer = dealer
         deck = rules.deck
         self._plan = plan = _plan_of(rules, dealer)
-        self.order = [*plan.order]
         packets = plan.packets
         self.first = plan.first
         self.completion = plan.completion
@@ -50,7 +55,7 @@ class Deal:
         if spec.get("exposed") is not None:  # a card turned face up by accident while dealing
             self.exposed = self._parse(spec["exposed"], deck, "deal.exposed")
         self.cut = None     # the cut record as read: by, option, to, cards
-        moves = self._read_cut(spec["cut"], packets, deck) if spec.get("cut") is not None else []
+        moves = self._read_cut(spec["cut"], packets, deck) if spec.get("cut") is not None else ()   # (no list per hand)
         if "deck" in spec:
             self._from_deck(spec["deck"], packets, deck, moves, plan)
         elif "hands" in spec:
@@ -59,6 +64,11 @@ class Deal:
         else:
             raise DealError("a deal needs 'deck' (the card order) or 'hands' and 'public'")
         self.check_exposed()
+
+    @property
+    def order(self) -> list:
+        """The seats in dealing order (a new list: the plan's tuple is shared by every deal)."""
+        return [*self._plan.order]
 
     def _parse(self, text, deck, path):
         card = deck.exact.get(text) if isinstance(text, str) else None
@@ -172,7 +182,7 @@ class Deal:
 
     # ---- the two forms --------------------------------------------------------------------------
     def _from_deck(self, cards, packets, deck, moves=(), plan=None):
-        total = len(self.order) * (self.first + self.completion)
+        total = len(self._plan.order) * (self.first + self.completion)
         if not isinstance(cards, list) or len(cards) != total:
             raise DealError(f"the deck must list all {total} cards", "deal.deck")
         exact = deck.exact
@@ -207,13 +217,13 @@ class Deal:
             raise DealError(f"the cut takes {' '.join(str(c) for chunk in taken for c in chunk)} from this deck, "
                             f"not {' '.join(str(c) for chunk in recorded for c in chunk)}", "deal.cut.cards")
         if not placed:   # the common case: each seat's packets are fixed slices of the deck
-            positions, at = _dealt_positions(len(self.order), tuple(packets))
-            self.initial = {seat: [rest[p] for p in places] for seat, places in zip(self.order, positions)}
+            positions, at = _dealt_positions(len(self._plan.order), tuple(packets))
+            self.initial = {seat: [rest[p] for p in places] for seat, places in zip(self._plan.order, positions)}
         else:
             at = 0   # the next undealt card of `rest`
-            self.initial = {seat: [] for seat in self.order}
+            self.initial = {seat: [] for seat in self._plan.order}
             for index, size in enumerate(packets):
-                for seat in self.order:
+                for seat in self._plan.order:
                     if (seat, index) in placed:
                         self.initial[seat].extend(placed[(seat, index)])
                     else:
@@ -225,10 +235,10 @@ class Deal:
         self.stock = rest[at:]
 
     def _from_hands(self, hands, public, deck):
-        if not isinstance(hands, dict) or set(hands) != set(self.order):
-            raise DealError(f"hands must give every seat ({', '.join(sorted(self.order))})", "deal.hands")
+        if not isinstance(hands, dict) or set(hands) != set(self._plan.order):
+            raise DealError(f"hands must give every seat ({', '.join(sorted(self._plan.order))})", "deal.hands")
         self.hands = {}
-        for seat in self.order:
+        for seat in self._plan.order:
             cards = hands[seat]
             if not isinstance(cards, list) or len(cards) not in (self.first, self.first + self.completion):
                 raise DealError(f"{seat} must hold {self.first} or {self.first + self.completion} cards", f"deal.hands.{seat}")
@@ -236,11 +246,11 @@ class Deal:
         if public is None:
             raise DealError("a hands deal needs the public card", "deal.public")
         self.public = self._parse(public, deck, "deal.public")
-        everything = [c for seat in self.order for c in self.hands[seat]]
+        everything = [c for seat in self._plan.order for c in self.hands[seat]]
         _no_repeats(everything + ([self.public] if self.public not in everything else []), "deal.hands")
-        if self.public in [c for seat in self.order for c in self.hands[seat][:self.first]]:
+        if self.public in [c for seat in self._plan.order for c in self.hands[seat][:self.first]]:
             raise DealError(f"the public card {self.public} is among a seat's first {self.first} cards", "deal.public")
-        self.initial = {seat: self.hands[seat][:self.first] for seat in self.order}
+        self.initial = {seat: self.hands[seat][:self.first] for seat in self._plan.order}
         self.kind = "hands"
 
     def check_exposed(self) -> None:
@@ -258,7 +268,7 @@ class Deal:
             if complete is not None:
                 return complete(self.stock, self.public)
             stock, at, completion = self.stock, 0, self.completion
-            for seat in self.order:   # (slices of the stock, in dealing order)
+            for seat in self._plan.order:   # (slices of the stock, in dealing order)
                 if seat == taker:
                     received[seat] = [self.public, *stock[at:at + completion - 1]]
                     at += completion - 1
@@ -266,7 +276,7 @@ class Deal:
                     received[seat] = stock[at:at + completion]
                     at += completion
             return received
-        for seat in self.order:
+        for seat in self._plan.order:
             rest = self.hands[seat][self.first:]
             if len(rest) != self.completion:
                 raise DealError(f"the hand goes on past the bidding but {seat} was given only {self.first} cards", f"deal.hands.{seat}")

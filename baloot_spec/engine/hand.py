@@ -14,7 +14,7 @@ from operator import attrgetter
 from ..errors import RuleRuntimeError
 from ..expr.builtins import Rec
 from .announcing import Announcing
-from .candidates import NOTHING, UNKNOWN, logged_call, seat_event, tables_of
+from .candidates import NOWHERE, UNKNOWN, logged_call, seat_event, tables_of
 from .deal import Deal, DealError
 from .judgement import NOT_IN_HAND, OUT_OF_TURN, WRONG_ACTION, Judging  # noqa: F401  (public here too)
 from .random_cards import RandomCards
@@ -37,16 +37,16 @@ class Hand(Judging, Announcing, RandomCards, Scores):
             raise DealError(f"unknown dealer {dealer!r} (seats: {' '.join(rules.table.seats)})", "dealer")
         self.rules = rules
         self._tables = tables = tables_of(rules)
-        scores = {**tables.no_points}
+        scores = Rec(tables.no_points)   # (the state's own record, in the teams' order: State keeps it, own=True)
         if match_scores is not None:
-            if not _points_of(match_scores, scores):
+            if not _points_of(match_scores, tables.no_points):
                 raise DealError(f"match_scores must give a whole number of points for {' and '.join(scores)}", "match_scores")
-            scores.update(match_scores)
+            dict.update(scores, match_scores)   # (not scores.update: a Rec's own names go through its __getattribute__)
         self.deal = dealt = Deal(rules, dealer, deal)
         self.deal_spec = deal
         # (each seat's initial is the deal's own list: nothing changes it; its hand a copy, which
         # a card played changes in place)
-        self.state = S = State(rules, dealer, scores, dealt.initial)
+        self.state = S = State(rules, dealer, scores, dealt.initial, True)
         S.public = dealt.public
         S.exposed = dealt.exposed
         self.events: list[dict] = []
@@ -59,7 +59,7 @@ class Hand(Judging, Announcing, RandomCards, Scores):
         self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
-        self._now = (None, None, NOTHING, NOTHING, NOTHING)
+        self._now = NOWHERE
         self._n_seats = len(rules.table.seats)
         self._enter(rules.first_phase)
 
@@ -316,7 +316,7 @@ class Hand(Judging, Announcing, RandomCards, Scores):
         S._memo = {}
         if name == OVER:
             S.phase = OVER
-            self._now = (None, None, NOTHING, NOTHING, NOTHING)
+            self._now = NOWHERE
             return
         phase = self._phases.get(name)
         if phase is None:

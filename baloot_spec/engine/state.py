@@ -193,15 +193,16 @@ class State:
     __slots__ = ()
     _own = ("_fields",)
 
-    def __new__(cls, rules, dealer: str, match_scores: dict, initial: dict | None = None):
+    def __new__(cls, rules, dealer: str, match_scores: dict, initial: dict | None = None, own: bool = False):
         """`initial`: each seat's cards dealt before the bidding (the list is kept as the seat's
-        `initial`, a copy is its hand); without it every seat holds none."""
+        `initial`, a copy is its hand); without it every seat holds none. `match_scores` is copied
+        into a Rec, unless `own`: a Rec made for this state alone (Hand's), kept as it is."""
         made = getattr(rules, "_state_made", None)
         if made is None:
             made = rules._state_made = _initializer(rules)
         kind, init = made
         state = object.__new__(kind)
-        init(state, dealer, match_scores, initial)
+        init(state, dealer, match_scores if own else Rec(match_scores), initial)
         return state
 
     def copy(self, copied) -> "State":
@@ -236,11 +237,11 @@ def _initializer(rules):
                   exposed="None",   # a card exposed by accident during the deal, if the deal says so
                   hands=per_seat, initial=per_seat, dealt=per_seat, trick="[]", tricks="[]", played="[]",
                   # (shared by every hand: nothing changes them, the engine never and a rule cannot)
-                  match_scores=f"{const(Rec)}(match_scores)", all_cards=const(list(rules.deck.cards)),
+                  match_scores="match_scores", all_cards=const(list(rules.deck.cards)),
                   all_seats=const(list(seats)), suits=const(list(rules.deck.suits)), leader="None",
                   _memo="{}")   # values of zero-argument rule functions at this position (engine clears it)
     for name, value in rules.state_init.items():   # (one level deep is enough for YAML initials)
-        fields[name] = f"{const(value)}.copy()" if isinstance(value, (list, dict)) else const(value)
+        fields[name] = _copy_display(value, const) if isinstance(value, (list, dict)) else const(value)
     if not all(name.isidentifier() and not iskeyword(name) for name in fields):
         raise RulesError(f"a state field is not a name: {', '.join(n for n in fields if not n.isidentifier() or iskeyword(n))}")
     lines = [f"    self.{name} = {source}" for name, source in fields.items() if name not in ("hands", "initial")]
@@ -254,3 +255,11 @@ def _initializer(rules):
     namespace = {"__builtins__": {}, **values}
     exec(compile(source, "<state fields>", "exec"), namespace)  # field names and global names only
     return _slotted(State, tuple(fields), rules.variant.hash), namespace["init"]
+
+
+def _copy_display(value, const) -> str:
+    """The source of a new shallow copy of a list or dict initial, as `.copy()` makes (a plain
+    list or dict): a display, not a method call per container per hand (`[]`, `{}` when empty)."""
+    if isinstance(value, list):
+        return f"[*{const(value)}]" if value else "[]"
+    return f"{{**{const(value)}}}" if value else "{}"
