@@ -164,6 +164,13 @@ def ordered_map(fn, items, jobs: int, chunk: int, extra=None, in_flight: int = 2
         ready: dict = {}         # chunk number -> its answers, waiting for an earlier chunk
         exhausted = False
         while True:
+            # The answers that can be yielded first, then chunks given out: the other way round, a
+            # fill stopped by `ahead` just before the answers that free it are yielded left no
+            # chunk out and no chunk to give, and select() on no pipe waited for ever (a slow
+            # first chunk whose later ones were all answered: tests/test_parallel.py).
+            while done in ready:
+                yield from ready.pop(done)
+                done += 1
             while not exhausted:   # give every worker up to in_flight chunks, the least loaded first
                 worker = min(workers, key=lambda w: (len(w.held), bool(w.unsent)))
                 if len(worker.held) >= in_flight or worker.unsent or sent - done >= ahead:
@@ -176,13 +183,12 @@ def ordered_map(fn, items, jobs: int, chunk: int, extra=None, in_flight: int = 2
                 worker.held.append(sent)
                 sent += 1
                 worker.write()
-            while done in ready:
-                yield from ready.pop(done)
-                done += 1
             if exhausted and done == sent:
                 return
             waiting = {w.answers.fileno(): w for w in workers if w.held}
             writing = {w.chunks.fileno(): w for w in workers if w.unsent}
+            if not waiting and not writing:   # (cannot happen: chunk `done` is held or being written)
+                raise RuntimeError(f"ordered_map: no chunk out, {sent - done} not yielded")
             readable, writable, _ = select.select(list(waiting), list(writing), [])
             for fd in writable:
                 writing[fd].write()

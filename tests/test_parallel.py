@@ -4,7 +4,10 @@ in flight; carry items larger than a pipe; raise a worker's exception in the par
 worker that dies into a clear error, not a hang."""
 
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -79,6 +82,21 @@ def test_a_slow_chunk_does_not_let_the_answers_behind_it_pile_up():
     assert next(answers) == 0   # (while item 0 sleeps, the other worker would run through the rest)
     assert len(taken) <= 6 * 10
     assert list(answers) == list(range(1, 400))
+
+
+def test_answers_that_free_the_ahead_limit_do_not_leave_the_parent_waiting_on_no_worker():
+    # Chunk 0 is slow, chunk 1 (the other worker) answered first: with ahead=2 the parent gives
+    # out nothing more until chunk 0 is answered; once both are yielded it must give out chunk
+    # 2, not wait for an answer from workers that hold nothing (the pool used to hang here for
+    # ever: the answers were yielded after the fill, not before). In a child process, so that a
+    # hang is a failed test, not a stuck suite.
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); from test_parallel import _slow_first; "
+              "from baloot_spec.parallel import ordered_map; "
+              "print(list(ordered_map(_slow_first, range(5), jobs=2, chunk=1, ahead=2)))")
+    done = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[0, 1, 2, 3, 4]"
 
 
 def test_an_item_larger_than_a_pipe_goes_through():
