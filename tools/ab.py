@@ -165,11 +165,19 @@ def instructions(tree: Path, hands_file, hands: int, preset: str, engine: str, c
     return events(tree, hands_file, hands, preset, engine, simulate=False, cache=cache, shift=shift)["Ir"]
 
 
+# A counted run reads no bytecode cache and writes none: both arms compile their modules from
+# source. A checkout's own __pycache__ (stale .pyc files, read and then found out of date) moved
+# the A/A ratio of one layout to 0.9975-0.998 in a working checkout; with no .pyc read on either
+# side it is 1.0 (tests/test_ab.py). The prefix directory is never made (nothing is written).
+_NO_PYC = {"PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONPYCACHEPREFIX": os.path.join(tempfile.gettempdir(), f"baloot-ab-no-pyc-{os.getpid()}")}
+
+
 def warm(tree: Path, hands_file, preset: str, engine: str, cache: Path, shift: int = 0) -> None:
     """Fill the disk cache `cache` as the counted runs will read it: the arm's own command, run once
     (a cache warmed by fewer hands lacks phases the counted hands reach; see the module's docstring)."""
     done = subprocess.run(_arm(tree, hands_file, 1, preset, engine, shift), cwd=tree, capture_output=True, text=True,
-                          env={**os.environ, "BALOOT_CACHE_DIR": str(cache), "PYTHONHASHSEED": "0"})
+                          env={**os.environ, **_NO_PYC, "BALOOT_CACHE_DIR": str(cache), "PYTHONHASHSEED": "0"})
     if done.returncode != 0:
         raise SystemExit(f"ab: the {engine} warm-up in {tree} failed:\n{done.stderr.strip()[-2000:]}")
 
@@ -211,7 +219,7 @@ def events(tree: Path, hands_file, hands: int, preset: str, engine: str, simulat
     """callgrind's events a warm replayed hand (one replay against three): the instructions, and
     with `simulate` the cache and branch events too; `cache`, a BALOOT_CACHE_DIR to use; `shift`,
     see _arm."""
-    env = {**os.environ, "PYTHONHASHSEED": "0", **({"BALOOT_CACHE_DIR": str(cache)} if cache else {})}
+    env = {**os.environ, **_NO_PYC, "PYTHONHASHSEED": "0", **({"BALOOT_CACHE_DIR": str(cache)} if cache else {})}
     counts = []
     options = ["--cache-sim=yes", "--branch-sim=yes"] if simulate else []
     for repeat in (1, 3):
