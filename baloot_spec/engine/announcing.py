@@ -99,7 +99,8 @@ class Announcing:
         S = self.state
         if S.actor != seat:   # (Hand._set_actor, written out: this runs at every card of a simulated hand)
             S.actor = seat
-            S._memo = {}
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
         check = phase.check
         action = table.by_card[card]
         lists = None if declared is None else declared[seat]

@@ -116,7 +116,8 @@ class Hand(Judging, Announcing, RandomCards, Scores):
             phase, table, _, _, _ = self._now
             if S.actor != seat:
                 S.actor = seat
-                S._memo = {}
+                if S._memo:   # (see State: an empty memo is kept)
+                    S._memo = {}
             if phase.kind != "tricks":
                 narrow = phase.narrow
                 kept = narrow(S, table.calls)
@@ -174,7 +175,8 @@ class Hand(Judging, Announcing, RandomCards, Scores):
             elif logged != event:
                 logged = {**event}
             self._seat = UNKNOWN
-            S._memo = {}
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
             if action not in self._now[3]:
                 phase.effects["action"](S, action)
             end = phase.end
@@ -204,7 +206,8 @@ class Hand(Judging, Announcing, RandomCards, Scores):
             else:
                 _change_copies(S, tables, actor, card, play)
             trick = S.trick
-            S._memo = {}
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
             if action not in self._now[3]:
                 phase.effects["action"](S, action)
             if len(trick) < self._n_seats:
@@ -225,7 +228,8 @@ class Hand(Judging, Announcing, RandomCards, Scores):
                     S.tricks.append(done)
                 S.trick = []
                 S.leader = winner
-                S._memo = {}
+                if S._memo:   # (see State: an empty memo is kept)
+                    S._memo = {}
                 if any(S.hands.values()):
                     self._seat = winner   # (what _turn() says when a trick is to be led: the leader)
                 else:
@@ -303,7 +307,8 @@ class Hand(Judging, Announcing, RandomCards, Scores):
             S.dealt = {**S.dealt, seat: [swap.get(c, c) for c in S.dealt[seat]],
                        other: [swap.get(c, c) for c in S.dealt[other]]}
         self._kept = None
-        S._memo = {}
+        if S._memo:   # (see State: an empty memo is kept)
+            S._memo = {}
 
     # ---- machinery --------------------------------------------------------------------------
     def phase_rule_id(self) -> str | None:
@@ -313,7 +318,8 @@ class Hand(Judging, Announcing, RandomCards, Scores):
     def _enter(self, name: str) -> None:
         S = self.state
         S.actor = None
-        S._memo = {}
+        if S._memo:   # (see State: an empty memo is kept)
+            S._memo = {}
         if name == OVER:
             S.phase = OVER
             self._now = NOWHERE
@@ -397,7 +403,8 @@ class Hand(Judging, Announcing, RandomCards, Scores):
         else:
             S = self.state
             S.actor = None
-            S._memo = {}
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
             S.phase = name
             phase = self._phases[name]
             if phase.fixed:
@@ -417,7 +424,8 @@ class Hand(Judging, Announcing, RandomCards, Scores):
         S = self.state
         if S.actor is not None:
             S.actor = None
-            S._memo = {}
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
         if phase.on_exit:
             phase.effects["exit"](S, None)
         following = phase.next
@@ -427,7 +435,8 @@ class Hand(Judging, Announcing, RandomCards, Scores):
         S = self.state
         if S.actor != seat:
             S.actor = seat
-            S._memo = {}
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
 
 
 _EVENT_OF = attrgetter("_event")

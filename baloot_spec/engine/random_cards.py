@@ -64,7 +64,8 @@ class RandomCards:
         for done in range(1, budget + 1):
             if S.actor != seat:
                 S.actor = seat
-                S._memo = {}
+                if S._memo:   # (see State: an empty memo is kept)
+                    S._memo = {}
             if kept is None:   # (legal(True) of a phase whose rules look at the cards alone)
                 kept = narrows[len(S.trick)](S, S.hands[seat])   # (as legal() takes it: CURRENT_TRICK, engine/state.py)
                 if kept is None:
@@ -107,7 +108,8 @@ class RandomCards:
             trick = S.trick
             trick.append(play)
             S.played.append(card)
-            S._memo = {}
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
             if len(trick) < seats:
                 seat = self._seat = next_seat[seat]
                 log(play._event)
@@ -122,7 +124,8 @@ class RandomCards:
             S.tricks.append(closed)
             S.trick = []
             S.leader = winner
-            S._memo = {}
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
             if any(S.hands.values()):
                 seat = self._seat = winner
                 log(play._event)

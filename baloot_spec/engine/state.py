@@ -239,7 +239,10 @@ def _initializer(rules):
                   # (shared by every hand: nothing changes them, the engine never and a rule cannot)
                   match_scores="match_scores", all_cards=const(list(rules.deck.cards)),
                   all_seats=const(list(seats)), suits=const(list(rules.deck.suits)), leader="None",
-                  _memo="{}")   # values of zero-argument rule functions at this position (engine clears it)
+                  # values of zero-argument rule functions at this position. A change of the state
+                  # replaces it (`if S._memo: S._memo = {}`), never clears it in place: it is this
+                  # state's alone (Hand.copy copies it), so a memo still empty is kept, no dict made
+                  _memo="{}")
     for name, value in rules.state_init.items():   # (one level deep is enough for YAML initials)
         fields[name] = _copy_display(value, const) if isinstance(value, (list, dict)) else const(value)
     if not all(name.isidentifier() and not iskeyword(name) for name in fields):

@@ -69,9 +69,12 @@ def fused_effects(builder: ModuleBuilder, effects: list, domains: dict | None = 
                            on_error=[_fresh_memo()] if deferred[0] else ())
 
 
-def _fresh_memo() -> ast.Assign:
-    """`S._memo = {}`: the derived values read afresh after a change of the state."""
-    return ast.Assign(targets=[attr("S", "_memo", ast.Store())], value=ast.Dict(keys=[], values=[]))
+def _fresh_memo() -> ast.If:
+    """`if S._memo: S._memo = {}`: the derived values read afresh after a change of the state. A
+    memo still empty is kept (it is the state's alone: engine/state.py), so that most changes,
+    where nothing read a derived value since the last one, make and free no dict."""
+    memo = attr("S", "_memo")
+    return if_(memo, [ast.Assign(targets=[attr("S", "_memo", ast.Store())], value=ast.Dict(keys=[], values=[]))])
 
 
 def reads_derived(*nodes) -> bool:
