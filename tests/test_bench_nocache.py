@@ -37,4 +37,5 @@ def test_the_figures_come_from_a_process_with_no_disk_cache(tmp_path, monkeypatc
     assert figures["rules_load_nocache_s"] > 0
     assert figures["contracts_specialised"] >= 1 and figures["specialise_nocache_ms"] > 0
     assert set(figures["specialise_nocache_ms_by_phase"]) >= {"score"}
+    assert 0 < figures["rules_load_nocache_cpu_s"] and 0 < figures["specialise_nocache_cpu_ms"]
     assert not any(tmp_path.iterdir())

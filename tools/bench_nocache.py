@@ -8,7 +8,7 @@ these; run alone, this prints them as JSON.
 The process runs with BALOOT_NO_CACHE=1; `rules_load_nocache_s` is `load_variant()` timed as
 tools/bench.py times the cold load (the compiler imported in it); `specialise_nocache_ms` is the
 time spent making the specialised phases, a contract's on average (by the values of the phases'
-fixed state: the contract), and by phase.
+fixed state: the contract), and by phase; `_cpu` the same in CPU time.
 """
 
 from __future__ import annotations
@@ -23,42 +23,51 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def timed_specializer(rules, spent: dict):
-    """Wrap `rules.specializer` so that each call's time is added to spent[(phase, values)]."""
+def timed_specializer(rules, spent: dict, cpu: dict | None = None):
+    """Wrap `rules.specializer` so that each call's time is added to spent[(phase, values)]
+    (and its CPU time to cpu[(phase, values)])."""
     make = rules.specializer
+    cpu = {} if cpu is None else cpu
 
     def specializer(phase, values):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         try:
             return make(phase, values)
         finally:
             spent[(phase, values)] = spent.get((phase, values), 0.0) + time.perf_counter() - started
+            cpu[(phase, values)] = cpu.get((phase, values), 0.0) + time.process_time() - started_cpu
     rules.specializer = specializer
 
 
-def summary(load_s: float, spent: dict) -> dict:
-    """The figures: the load, and the specialising per contract (all phases) and per phase."""
+def summary(load_s: float, spent: dict, load_cpu_s: float | None = None, cpu: dict | None = None) -> dict:
+    """The figures: the load, and the specialising per contract (all phases) and per phase; the
+    same in CPU time where given (a shared machine's load moves the clock's figures, less these)."""
     contracts = {values for _, values in spent}
     phases = sorted({phase for phase, _ in spent})
     per_phase = {phase: round(1000 * sum(s for (p, _), s in spent.items() if p == phase)
                               / max(1, sum(1 for p, _ in spent if p == phase)), 1) for phase in phases}
-    return {"rules_load_nocache_s": round(load_s, 3), "contracts_specialised": len(contracts),
-            "specialise_nocache_ms": round(1000 * sum(spent.values()) / max(1, len(contracts)), 1),
-            "specialise_nocache_ms_by_phase": per_phase}
+    out = {"rules_load_nocache_s": round(load_s, 3), "contracts_specialised": len(contracts),
+           "specialise_nocache_ms": round(1000 * sum(spent.values()) / max(1, len(contracts)), 1),
+           "specialise_nocache_ms_by_phase": per_phase}
+    if load_cpu_s is not None and cpu is not None:
+        out["rules_load_nocache_cpu_s"] = round(load_cpu_s, 3)
+        out["specialise_nocache_cpu_ms"] = round(1000 * sum(cpu.values()) / max(1, len(contracts)), 1)
+    return out
 
 
 def measure(hands: int, seed: int) -> dict:
     """In this process (BALOOT_NO_CACHE=1 set before anything is loaded): the figures."""
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.process_time()
     from baloot_spec.rules import load_variant
     rules = load_variant()
-    load_s = time.perf_counter() - started
+    load_s, load_cpu_s = time.perf_counter() - started, time.process_time() - started_cpu
     spent: dict = {}
-    timed_specializer(rules, spent)
+    cpu: dict = {}
+    timed_specializer(rules, spent, cpu)
     sys.path.insert(0, str(ROOT / "tools"))
     from bench import record_hands
     record_hands(rules, hands, seed)   # (seeded: the same contracts each run)
-    return summary(load_s, spent)
+    return summary(load_s, spent, load_cpu_s, cpu)
 
 
 def nocache_figures(hands: int = 40, seed: int = 1) -> dict:
