@@ -15,7 +15,7 @@ without any noise. Also measured: legal-set queries, audit throughput (one proce
 less; and two independent audits at once, the most two processes can gain here), random play as
 `baloot simulate` does it (`simulate_hands_per_s`: its loop in process, seeded, the same hands
 each run, every allowed announcement asked and the JSON Lines written), cold rules load in a
-fresh process, the whole conformance corpus run, and the peak memory of auditing a JSONL file at
+fresh process (with the disk cache, and without it: then also the first hand of each contract), the whole conformance corpus run, and the peak memory of auditing a JSONL file at
 two sizes (it must not grow with the input). `--quick` measures only the replay and simulate;
 `--by-part` only the replay, timed by part (the setup, the calls, the plays, the event that ends
 the hand with the scoring, the result) for both engines: where their times differ.
@@ -253,6 +253,10 @@ def main(argv=None) -> int:
                            "from baloot_spec.rules import load_variant; load_variant(); print(time.perf_counter() - t)"],
                           capture_output=True, text=True, cwd=ROOT)
     out["rules_load_cold_s"] = round(float(cold.stdout.strip()), 3)
+    # The same with no disk cache (a fresh install, a rules file just edited, an overlay), and
+    # the first hand of each contract then, which specialises its phases (tools/bench_nocache.py)
+    from bench_nocache import nocache_figures
+    out.update(nocache_figures(seed=args.seed))
     rules = load_variant()
     # Another variant in a warm process: compiled from its checked expressions (what a variant
     # no process has compiled before costs), and read back from the disk cache (what it costs

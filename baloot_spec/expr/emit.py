@@ -26,7 +26,7 @@ import itertools
 import operator
 
 from . import tree as t
-from .astutil import clone
+from .astutil import clone, walk
 from .builtin_forms import record_has, written_builtin
 from .lengths import item_of, known_length, max_of_known_list, writable, written, written_index
 from .resolve import resolve
@@ -99,7 +99,7 @@ def _lazy_fetch(node: ast.expr) -> bool:
 
 
 def _holds_assignment(node: ast.expr) -> bool:
-    return any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(node))
+    return any(isinstance(sub, ast.NamedExpr) for sub in walk(node))
 
 
 def used_once(body: t.Node, param: str, assignment: bool) -> bool:

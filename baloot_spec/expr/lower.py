@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import itertools
 
-from .astutil import ComprehensionFinder, clone
+from .astutil import ComprehensionFinder, clone, walk
 from .emit import SUM_OF_INTS
 
 # Names the generated code never rebinds within a function: reading them early or late is the
@@ -74,7 +74,7 @@ def _renamed(node, renames: dict):
         new = renames.get(node.id)
         return ast.Name(id=new, ctx=node.ctx) if new is not None else clone(node)
     if isinstance(node, (ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)):
-        bound = {t.id for g in node.generators for t in ast.walk(g.target) if isinstance(t, ast.Name)}
+        bound = {t.id for g in node.generators for t in walk(g.target) if isinstance(t, ast.Name)}
         if bound & set(renames):
             inner = {old: new for old, new in renames.items() if old not in bound}
             copied = _with_fields(node, inner)

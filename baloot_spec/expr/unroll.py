@@ -132,7 +132,7 @@ class _Unroller(ast.NodeTransformer):
 def _binds(name: str, *nodes) -> bool:
     """Whether `name` is bound anywhere inside `nodes` (a loop variable, :=, a lambda's)."""
     for node in nodes:
-        for sub in ast.walk(node):
+        for sub in walk(node):
             if isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Load):
                 return True
             if isinstance(sub, ast.arg) and sub.arg == name:

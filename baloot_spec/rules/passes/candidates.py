@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from ...expr.astutil import clone
+from ...expr.astutil import clone, walk
 from ..pyast import append, assign, call, const, if_, index, name
 
 
@@ -24,7 +24,7 @@ def per_candidate(test: ast.expr, candidates: list) -> list:
             if folded.value:
                 lines.append(append("K", index("C", k)))
             continue
-        reads_a = any(isinstance(n, ast.Name) and n.id == "A" for n in ast.walk(folded))
+        reads_a = any(isinstance(n, ast.Name) and n.id == "A" for n in walk(folded))
         kept = if_(folded, [append("K", index("C", k))])
         if reads_a:
             lines += [assign("A", index("C", k)), kept]
@@ -48,7 +48,7 @@ def _pure(test: ast.expr) -> bool:
     """No effect, and the same value each time at one position: calls only of the rules'
     builtins and derived values (`b_`, `f_`)."""
     return all(isinstance(n.func, ast.Name) and n.func.id.startswith(("b_", "f_"))
-               for n in ast.walk(test) if isinstance(n, ast.Call))
+               for n in walk(test) if isinstance(n, ast.Call))
 
 
 def _nested(shared: tuple, test: ast.expr, kept: ast.If) -> bool:

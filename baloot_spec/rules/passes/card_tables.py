@@ -23,6 +23,7 @@ import ast
 import itertools
 
 from ...expr import tree as t
+from ...expr.astutil import walk
 from ...expr.emit import LAZY_LOCAL, Emitter, resolved_body
 from ...expr.types import CARD
 from .domains import key_domain
@@ -90,7 +91,7 @@ def _plain(value) -> bool:
 def cheap(body: ast.expr) -> bool:
     """A body no slower than a lookup: a literal, or no call, subscript nor branch in it
     (`v_card.suit == 'H'`)."""
-    return not any(isinstance(node, (ast.Call, ast.Subscript, ast.IfExp, ast.BoolOp)) for node in ast.walk(body))
+    return not any(isinstance(node, (ast.Call, ast.Subscript, ast.IfExp, ast.BoolOp)) for node in walk(body))
 
 
 class CardTables:

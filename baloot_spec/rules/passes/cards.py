@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import ast
 
-from ...expr.astutil import clone
+from ...expr.astutil import clone, walk
 
 
 def reads_only_card(test: ast.expr) -> bool:
     """Whether the generated test reads nothing of the candidate `A` but `A.card`."""
-    cards = {id(n.value) for n in ast.walk(test) if isinstance(n, ast.Attribute) and n.attr == "card"}
-    return all(id(n) in cards for n in ast.walk(test) if isinstance(n, ast.Name) and n.id == "A")
+    cards = {id(n.value) for n in walk(test) if isinstance(n, ast.Attribute) and n.attr == "card"}
+    return all(id(n) in cards for n in walk(test) if isinstance(n, ast.Name) and n.id == "A")
 
 
 class _OnCards(ast.NodeTransformer):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from ...expr.astutil import walk
 from ..pyast import both, either, is_const
 
 
@@ -42,7 +43,7 @@ def conjuncts(node) -> list:
 def _reads_only_action(node) -> bool:
     if isinstance(node, ast.Constant):
         return node.value is False   # `True` tells nothing; `False` says the rule never applies
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, (ast.NamedExpr, ast.Lambda)):
             return False
         if isinstance(sub, ast.Name) and not (sub.id == "A" or sub.id.startswith(("b_", "k_"))):

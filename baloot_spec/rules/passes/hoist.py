@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from ...expr.astutil import clone
+from ...expr.astutil import clone, walk
 from ...expr.emit import LAZY_LOCAL
 from ..pyast import assign, if_, name
 
@@ -19,7 +19,7 @@ def hoisted(test: ast.expr) -> tuple[list, ast.expr]:
     class Lift(ast.NodeTransformer):
         def visit_IfExp(self, node):
             local = lazy_local(node)
-            if local is not None and not any(isinstance(n, ast.Name) and n.id == "A" for n in ast.walk(node)):
+            if local is not None and not any(isinstance(n, ast.Name) and n.id == "A" for n in walk(node)):
                 found.setdefault(local, node.orelse.value)
                 return name(local)
             return self.generic_visit(node)

@@ -89,7 +89,7 @@ def _merge(*states: dict) -> dict:
 def _assigned(node: ast.AST) -> set:
     """The lazy locals any statement or expression inside `node` assigns."""
     found = set()
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and _lazy(sub.id):
             found.add(sub.id)
         elif isinstance(sub, ast.NamedExpr) and _lazy(sub.target.id):
