@@ -11,6 +11,11 @@
   literal text `half`: `(x + add) // step * step`, with add = step // 2 when half is 'up', else
   (step - 1) // 2 (`_round_to` takes every other text as 'down'). Floor division rounds a
   negative x as `_round_to`'s `x // step` does; a bool adds as 0 or 1; the result is an int.
+- `unique(xs)` of a list whose items are typed as values that are never a dict or a list (a
+  bool, an int, a text, none, a seat, a suit, a card): `[*_fromkeys(xs)]` (`dict.fromkeys`,
+  rules/compiled.py SAFE_PY_BUILTINS). `_unique` keeps
+  the first of the items equal by hash and `==` (by identity only for a dict or a list), in
+  order: for those items a dict's keys are exactly that. Other items keep `b_unique`.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ def written_builtin(emitter, name: str, nodes: tuple, args: list, first_repeatab
         return index_of_list(args[0], args[1], _kind(emitter, nodes[0]), first_repeatable, _safe(emitter, nodes[1], args[1]))
     if name == "round_to" and len(args) == 3:
         return rounded(*args, emitter.type_of(nodes[0]).kind)
+    if name == "unique" and len(args) == 1:
+        return unique_of_hashable(args[0], emitter.type_of(nodes[0]))
     return None
 
 
@@ -66,6 +73,20 @@ def index_of_list(items: ast.expr, value: ast.expr, items_kind: str, repeatable:
     found = ast.Call(func=ast.Attribute(value=clone(items), attr="index", ctx=ast.Load()), args=[clone(value)], keywords=[])
     return ast.IfExp(test=ast.Compare(left=value, ops=[ast.In()], comparators=[items]), body=found,
                      orelse=ast.Constant(-1))
+
+
+# The kinds whose values are never a dict or a list (expr/types.py): `_unique` compares them by
+# hash and `==`, as a dict's keys do.
+HASHED_KINDS = frozenset({"bool", "int", "text", "none", "seat", "suit", "card"})
+FROMKEYS = "_fromkeys"   # (a global of every generated module, never rebound: expr/lower.py reads it in place)
+
+
+def unique_of_hashable(items: ast.expr, kind) -> ast.expr | None:
+    """`[*_fromkeys(xs)]`, or None where the items' type does not say they are hashed values."""
+    if kind.kind != "list" or kind.item is None or kind.item.kind not in HASHED_KINDS:
+        return None
+    keys = ast.Call(func=ast.Name(id=FROMKEYS, ctx=ast.Load()), args=[items], keywords=[])
+    return ast.List(elts=[ast.Starred(value=keys, ctx=ast.Load())], ctx=ast.Load())
 
 
 def rounded(x: ast.expr, step: ast.expr, half: ast.expr, x_kind: str) -> ast.expr | None:

@@ -23,6 +23,7 @@ import ast
 import itertools
 
 from .astutil import ComprehensionFinder, clone, walk
+from .builtin_forms import FROMKEYS
 from .emit import SUM_OF_INTS
 
 # Names the generated code never rebinds within a function: reading them early or late is the
@@ -30,7 +31,7 @@ from .emit import SUM_OF_INTS
 _STABLE_PREFIXES = ("k_", "b_", "f_", "v_", "_R", "_LazyMap", "_t", "_l")
 _STABLE_NAMES = frozenset({"S", "A", "C", "V", "None", "True", "False", "len", "max", "min", "sum", SUM_OF_INTS, "any",
                            "all",
-                           "next", "map"})
+                           "next", "map", FROMKEYS})
 
 
 def lower_function(function: ast.FunctionDef) -> ast.FunctionDef:

@@ -59,9 +59,11 @@ NO_ATTRIBUTES = frozenset({"bool", "int", "text", "none", "seat", "suit", "list"
 NOT_INDEXABLE = frozenset({"bool", "int", "none", "card", "play", "trick"})
 
 # The fields the engine keeps on the state of a hand (rules/scopes.py GENERIC_STATE; their
-# meanings: rules/names.py ENGINE_FIELDS).
+# meanings: rules/names.py ENGINE_FIELDS). `actor` is a seat: the engine sets it to the seat of the
+# action it judges or applies (none between actions, as a rule's value may be), so what an effect
+# builds from it holds seats (expr/builtin_forms.py: `unique` of seats).
 ENGINE_FIELD_TYPES = {
-    "dealer": SEAT, "actor": ANY, "phase": TEXT, "public": ANY, "exposed": ANY,
+    "dealer": SEAT, "actor": SEAT, "phase": TEXT, "public": ANY, "exposed": ANY,
     "hands": map_of(list_of(CARD)), "hand": list_of(CARD), "initial": map_of(list_of(CARD)),
     "dealt": map_of(list_of(CARD)), "trick": list_of(PLAY), "tricks": list_of(TRICK),
     "played": list_of(CARD), "match_scores": map_of(INT), "all_cards": list_of(CARD),

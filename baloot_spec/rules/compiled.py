@@ -26,7 +26,8 @@ from .loader import Variant
 from .passes.rule_lines import rule_at
 
 SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next,
-                    "_isum": sum}   # (expr/emit.py SUM_OF_INTS: sum of ints, where not written as a loop)
+                    "_isum": sum,   # (expr/emit.py SUM_OF_INTS: sum of ints, where not written as a loop)
+                    "_fromkeys": dict.fromkeys}   # (expr/builtin_forms.py: unique of hashed items)
 PLAN_KEYS = ("deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
              "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all",
              "facts_of", "score_of", "scored", "held_by_effects")
