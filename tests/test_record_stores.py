@@ -11,25 +11,18 @@ import pytest
 from baloot_spec.expr.builtins import Rec
 from baloot_spec.rules.passes.record_stores import record_stores
 
+from logged_runs import run_logged
+
 
 def _rewritten(source: str) -> ast.FunctionDef:
     return record_stores(ast.parse(textwrap.dedent(source)).body[0])
 
 
 def _run(function: ast.FunctionDef, *args):
-    log = []
-
-    def ev(tag, value):
-        log.append(tag)
-        if value == "fail":
-            raise KeyError(tag)
-        return value
-    namespace = {"_R": Rec, "ev": ev}
-    exec(compile(ast.fix_missing_locations(ast.Module(body=[function], type_ignores=[])), "<test>", "exec"), namespace)
-    try:
-        result = namespace["f"](*args)
-    except Exception as exc:
-        return "raised", type(exc), exc.args, log
+    ran = run_logged(function, args)
+    if ran[0] == "raised":
+        return ran
+    _, result, log = ran
     if isinstance(result, list):
         return "value", [(type(r), list(r.items())) for r in result], log
     return "value", type(result), list(result.items()), log

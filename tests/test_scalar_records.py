@@ -9,9 +9,10 @@ import textwrap
 
 import pytest
 
-from baloot_spec.expr.builtins import Rec
 from baloot_spec.rules.passes.record_stores import record_stores
 from baloot_spec.rules.passes.scalar_records import fold, scalar_records
+
+from logged_runs import run_logged
 
 
 def _function(source: str) -> ast.FunctionDef:
@@ -27,19 +28,10 @@ def _text(function) -> str:
 
 
 def _run(function: ast.FunctionDef, *args):
-    log = []
-
-    def ev(tag, value):
-        log.append(tag)
-        if value == "fail":
-            raise KeyError(tag)
-        return value
-    namespace = {"_R": Rec, "ev": ev, "_isum": sum}
-    exec(compile(ast.fix_missing_locations(ast.Module(body=[function], type_ignores=[])), "<test>", "exec"), namespace)
-    try:
-        result = namespace["f"](*args)
-    except Exception as exc:
-        return "raised", type(exc), exc.args, log
+    ran = run_logged(function, args, _isum=sum)
+    if ran[0] == "raised":
+        return ran
+    _, result, log = ran
     return "value", _plain(result), log
 
 
