@@ -3,38 +3,16 @@ state straight into the locals the steps read, no scoring namespace made, set or
 The hand's records are what facts_all + scored give; a failing fact or step is named by its
 own id; a failing step leaves the facts on the hand, a failing fact leaves none."""
 
-import random
-
 import pytest
 
-from baloot_spec.engine.hand import Hand
-from baloot_spec.engine.random_play import play_random_hand
 from baloot_spec.errors import RuleRuntimeError
 from baloot_spec.rules import load_variant
 
-
-def _scored_hands(rules, count, label):
-    for number in range(count):
-        rng = random.Random(f"facts-scored:{label}:{number}")
-        hand = play_random_hand(rules, rng, rng.choice(rules.table.seats), {"NS": 3, "EW": 40})
-        if hand.score is not None:
-            yield hand
+from test_scored import _hands, _replayed_last_card   # (random hands the rules score; one replayed under others)
 
 
-@pytest.mark.parametrize("preset", ["default", "saudi-federation", "online-apps"])
-def test_the_engine_scores_from_the_state_in_one_function(preset):
-    rules = load_variant(preset=preset)
-    seen = 0
-    for hand in _scored_hands(rules, 30, preset):
-        phase = hand._phases["score"]
-        assert phase.facts_scored is not None   # (specialised: the one function was taken)
-        values = phase.facts_all(hand.state)   # facts on a namespace, then the steps: fuse.py's three calls
-        facts, score = rules.facts_of(values), rules.score_of(rules.steps_all(values))
-        assert list(hand.facts.items()) == list(facts.items())
-        assert list(hand.score.items()) == list(score.items())
-        assert type(hand.facts) is type(facts) and type(hand.score) is type(score)
-        seen += 1
-    assert seen > 15
+# (that a hand's records are what facts_all + steps_all give, preset by preset:
+# tests/test_scored.py, test_a_hand_scores_as_the_three_calls_did)
 
 
 def test_no_namespace_is_made_and_every_fact_is_a_local():
@@ -54,41 +32,21 @@ def _overlay(tmp_path, body: str):
     return load_variant("default", {}, [str(overlay)])
 
 
-def _replayed_last_card(rules, label):
-    """A hand the default rules score, replayed under `rules` up to its last card."""
-    good = load_variant()
-    rng = random.Random(f"facts-scored:{label}")
-    hand = play_random_hand(good, rng, "N", {"NS": 0, "EW": 0})
-    while hand.score is None:
-        hand = play_random_hand(good, rng, "N", {"NS": 0, "EW": 0})
-    broken = Hand(rules, hand.state.dealer, hand.deal_spec, {"NS": 0, "EW": 0})
-    for event in hand.events[:-1]:
-        broken.apply(event)
-    return hand, broken
-
-
-def test_a_failing_fact_is_named_and_leaves_no_facts(tmp_path):
-    rules = _overlay(tmp_path, "replace:\n  - id: fact.match-scores\n    name: match_scores\n"
-                               "    expr: \"match_scores['XX']\"\n    source: \"choice: test\"\n")
-    hand, broken = _replayed_last_card(rules, "fact")
+@pytest.mark.parametrize("rule_id, name, expr, keeps_facts", [
+    ("fact.match-scores", "match_scores", "match_scores['XX']", False),   # a fact: no facts left
+    ("score.level", "level", "tricks['XX']", True),                       # a step: the facts kept
+])
+def test_a_failing_fact_or_step_is_named_and_the_facts_kept_only_past_the_facts(tmp_path, rule_id, name, expr, keeps_facts):
+    rules = _overlay(tmp_path, f"replace:\n  - id: {rule_id}\n    name: {name}\n"
+                               f"    expr: \"{expr}\"\n    source: \"choice: test\"\n")
+    hand, broken = _replayed_last_card(rules, "facts-step" if keeps_facts else "facts-fact")
     with pytest.raises(RuleRuntimeError) as caught:
         broken.apply(hand.events[-1])
     assert broken._phases["score"].facts_scored is not None
-    assert caught.value.rule_id == "fact.match-scores"
+    assert caught.value.rule_id == rule_id
     assert isinstance(caught.value.__cause__, KeyError)
-    assert broken.facts is None and broken.score is None
-
-
-def test_a_failing_step_is_named_and_keeps_the_facts(tmp_path):
-    rules = _overlay(tmp_path, "replace:\n  - id: score.level\n    name: level\n"
-                               "    expr: \"tricks['XX']\"\n    source: \"choice: test\"\n")
-    hand, broken = _replayed_last_card(rules, "step")
-    with pytest.raises(RuleRuntimeError) as caught:
-        broken.apply(hand.events[-1])
-    assert broken._phases["score"].facts_scored is not None
-    assert caught.value.rule_id == "score.level"
-    assert isinstance(caught.value.__cause__, KeyError)
-    assert broken.facts == hand.facts and broken.score is None
+    assert broken.score is None
+    assert broken.facts == (hand.facts if keeps_facts else None)
 
 
 def test_the_steps_see_the_facts_types_only_in_facts_scored():
@@ -119,7 +77,7 @@ def test_a_scored_hand_makes_no_candidate_tables_for_the_score_phase():
     # the score phase is left as soon as it is entered: its tables (`_tables.now`) are worked
     # out only if the scoring fails and the hand stays in it
     rules = load_variant()
-    for hand in _scored_hands(rules, 10, "tables"):
+    for hand in _hands(rules, 10, "facts-tables"):
         phase = hand._phases["score"]
         assert id(phase) not in hand._tables._by_phase
 
@@ -135,9 +93,9 @@ def test_a_failing_scoring_leaves_the_hand_in_the_score_phase_with_its_tables(tm
 
 def test_a_specialised_phase_made_once_is_looked_up_not_asked_for(monkeypatch):
     rules = load_variant()
-    list(_scored_hands(rules, 30, "lookup"))   # (every contract's phases made)
+    list(_hands(rules, 30, "facts-lookup"))   # (every contract's phases made)
     asked = []
     original = type(rules).specialized
     monkeypatch.setattr(type(rules), "specialized", lambda self, *key: asked.append(key) or original(self, *key))
-    hands = list(_scored_hands(rules, 10, "lookup"))   # (the same hands again)
+    hands = list(_hands(rules, 10, "facts-lookup"))   # (the same hands again)
     assert hands and not asked

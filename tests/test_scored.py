@@ -84,18 +84,23 @@ def test_a_failing_step_is_named(tmp_path):
     assert isinstance(failed[0].__cause__, KeyError)
 
 
-def test_a_failing_step_leaves_the_facts_on_the_hand(tmp_path):
-    rules = _overlay(tmp_path, "replace:\n  - id: score.written\n    name: written\n"
-                               "    expr: \"tricks['XX']\"\n    source: \"choice: test\"\n")
+def _replayed_last_card(rules, label):
+    """A hand the default rules score, and the same hand under `rules` up to its last card."""
     good = load_variant()
-    rng = random.Random("scored:facts-kept")
+    rng = random.Random(f"scored:{label}")
     hand = play_random_hand(good, rng, "N", {"NS": 0, "EW": 0})
     while hand.score is None:
         hand = play_random_hand(good, rng, "N", {"NS": 0, "EW": 0})
-    # the same hand under the broken rules, its last card not yet played
     broken = Hand(rules, hand.state.dealer, hand.deal_spec, {"NS": 0, "EW": 0})
     for event in hand.events[:-1]:
         broken.apply(event)
+    return hand, broken
+
+
+def test_a_failing_step_leaves_the_facts_on_the_hand(tmp_path):
+    rules = _overlay(tmp_path, "replace:\n  - id: score.written\n    name: written\n"
+                               "    expr: \"tricks['XX']\"\n    source: \"choice: test\"\n")
+    hand, broken = _replayed_last_card(rules, "facts-kept")
     with pytest.raises(RuleRuntimeError) as caught:
         broken.apply(hand.events[-1])
     assert caught.value.rule_id == "score.written"
