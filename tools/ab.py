@@ -153,8 +153,17 @@ def _arm(tree: Path, hands_file, repeat: int, preset: str, engine: str, shift: i
     return [sys.executable, "-c", shifted + _REPLAYER, str(tree), str(hands_file), str(repeat), preset, engine]
 
 
+# A measured run (timed or counted) reads no bytecode cache and writes none: both arms compile
+# their modules from source. A checkout's own __pycache__ (stale .pyc files, read and then found out of date) moved
+# the A/A ratio of one layout to 0.9975-0.998 in a working checkout; with no .pyc read on either
+# side it is 1.0 (tests/test_ab.py). The prefix directory is never made (nothing is written).
+_NO_PYC = {"PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONPYCACHEPREFIX": os.path.join(tempfile.gettempdir(), f"baloot-ab-no-pyc-{os.getpid()}")}
+
+
 def measure(tree: Path, hands_file, repeat: int, preset: str, engine: str) -> float:
-    done = subprocess.run(_arm(tree, hands_file, repeat, preset, engine), cwd=tree, capture_output=True, text=True)
+    done = subprocess.run(_arm(tree, hands_file, repeat, preset, engine), cwd=tree, capture_output=True, text=True,
+                          env={**os.environ, **_NO_PYC})   # (as the counted runs: the same modules, from source)
     if done.returncode != 0:
         raise SystemExit(f"ab: the {engine} replay in {tree} failed:\n{done.stderr.strip()}")
     return float(done.stdout.strip())
@@ -163,14 +172,6 @@ def measure(tree: Path, hands_file, repeat: int, preset: str, engine: str) -> fl
 def instructions(tree: Path, hands_file, hands: int, preset: str, engine: str, cache=None, shift=0) -> float:
     """Machine instructions a warm replayed hand takes (callgrind, one replay against three)."""
     return events(tree, hands_file, hands, preset, engine, simulate=False, cache=cache, shift=shift)["Ir"]
-
-
-# A counted run reads no bytecode cache and writes none: both arms compile their modules from
-# source. A checkout's own __pycache__ (stale .pyc files, read and then found out of date) moved
-# the A/A ratio of one layout to 0.9975-0.998 in a working checkout; with no .pyc read on either
-# side it is 1.0 (tests/test_ab.py). The prefix directory is never made (nothing is written).
-_NO_PYC = {"PYTHONDONTWRITEBYTECODE": "1",
-           "PYTHONPYCACHEPREFIX": os.path.join(tempfile.gettempdir(), f"baloot-ab-no-pyc-{os.getpid()}")}
 
 
 def warm(tree: Path, hands_file, preset: str, engine: str, cache: Path, shift: int = 0) -> None:
