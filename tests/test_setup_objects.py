@@ -99,8 +99,8 @@ def test_a_deal_without_a_cut_makes_no_list_of_moves(rules, monkeypatch):
 
 
 def test_a_hand_outside_any_phase_shares_one_tuple(rules):
-    from baloot_spec.engine.candidates import NOTHING, NOWHERE
-    assert NOWHERE == (None, None, NOTHING, NOTHING, NOTHING)
+    from baloot_spec.engine.candidates import NO_FLAGS, NOTHING, NOWHERE
+    assert NOWHERE == (None, None, NO_FLAGS, NO_FLAGS, NOTHING)
     hand = Hand(rules, "N", {"deck": DECK})
     while not hand.is_over():
         hand.apply(dict(hand.legal()[0], seat=hand.turn()))

@@ -118,7 +118,7 @@ class Announcing:
                 if said not in refused_alone and check(S, said) < 0:   # (allowed: play_legal keeps it, and asks the rest with it)
                     self.play_legal(index, table.all_yes)
                     return
-        if action not in quiet_checks and check(S, action) >= 0:
+        if not quiet_checks[action._at] and check(S, action) >= 0:
             self._check_announcements(phase, action)   # raises, explained
         # (the candidate's own card with nothing said: apply reads only the seat of the event)
         self.apply({"seat": seat}, _judged=(phase, action, True))

@@ -10,9 +10,10 @@ from operator import is_ as _IS
 
 from .state import Action, LegalEvent
 
-NOTHING = frozenset()   # no candidate cleared by a guard
+NOTHING = frozenset()   # no said-alone action refused by a guard
 UNKNOWN = object()      # the seat to act, not yet worked out at a position (Hand._seat)
-NOWHERE = (None, None, NOTHING, NOTHING, NOTHING)   # Hand._now outside any phase (one tuple, not one per hand)
+NO_FLAGS = ()           # outside any phase: no candidate to ask about
+NOWHERE = (None, None, NO_FLAGS, NO_FLAGS, NOTHING)   # Hand._now outside any phase (one tuple, not one per hand)
 
 
 class _CandidateTable:
@@ -83,7 +84,7 @@ class _Tables:
     (Slots: the engine reads these on every card; a dict subclass kept them in a real dict.)"""
 
     __slots__ = ("by_name", "next_seat", "copy_hands", "copy_dealt", "copy_trick", "copy_tricks", "copy_played",
-                 "in_place", "play_phase", "_by_phase", "no_points")
+                 "in_place", "play_phase", "_by_phase", "no_points", "_candidates")
 
     def __init__(self, rules):
         self.by_name = {name: _CandidateTable(rules, phase) for name, phase in rules.phases.items()}
@@ -97,19 +98,23 @@ class _Tables:
         tricks = [name for name, phase in rules.phases.items() if phase.kind == "tricks"]
         self.play_phase = tricks[0] if len(tricks) == 1 else None
         self._by_phase = {}   # id(phase) -> what Hand._now holds while that phase runs
+        self._candidates = _numbered(self.by_name.values())   # (every candidate, in the order of Action._at)
 
     def now(self, phase, name: str) -> tuple:
         """(phase, its candidate table, the candidates its guards clear: no check applies, no
         action effect applies, and the cards said with one yes/no announcement alone that a
         check refuses whatever the position). Worked out once per compiled phase (specialised
-        ones included)."""
+        ones included). The two first are flags read at a candidate's number, `flags[action._at]`
+        (_cleared): a frozenset of candidates probed by address was 2 KB of table per phase, a
+        cold line or two at each card (tools/BENCHMARKS.md, step 105)."""
         known = self._by_phase.get(id(phase))
         if known is None or known[0] is not phase:
             table = self.by_name[name]
             candidates = list(table.by_card.values()) + list(table.calls)
             said_alone = [said for row in table.yes_alone.values() for said in row]
-            known = self._by_phase[id(phase)] = (phase, table, _cleared(phase.check_guard, candidates),
-                                                 _cleared(phase.action_guard, candidates),
+            count = len(self._candidates)
+            known = self._by_phase[id(phase)] = (phase, table, _cleared(phase.check_guard, candidates, count),
+                                                 _cleared(phase.action_guard, candidates, count),
                                                  _refused(phase.refusal_guard, said_alone))
         return known
 
@@ -117,18 +122,30 @@ class _Tables:
         return self.by_name[name]
 
 
-def _cleared(guard, candidates) -> frozenset:
-    """The candidates for which `guard` is false (none without a guard, or where it fails)."""
+def _numbered(tables) -> list:
+    """Every candidate action of the variant's tables, each told its place in that list
+    (`action._at`): the number a phase's flags are read at (_cleared). Any other action
+    (said with announcements, or built from an event) keeps -1, its flags' last, false."""
+    every = [action for table in tables for action in (*table.by_card.values(), *table.calls)]
+    for at, action in enumerate(every):
+        action._at = at
+    return every
+
+
+def _cleared(guard, candidates, count: int) -> tuple:
+    """Flags, one per candidate of the variant (its `_at`) and a last false one (for -1): true
+    for each of `candidates` for which `guard` is false (none without a guard, or where it
+    fails)."""
+    cleared = [False] * (count + 1)
     if guard is None:
-        return NOTHING
-    cleared = set()
+        return tuple(cleared)
     for action in candidates:
         try:
             if not guard(action):
-                cleared.add(action)
+                cleared[action._at] = True
         except Exception:   # the full check will run, and name the rule that fails
             pass
-    return frozenset(cleared)
+    return tuple(cleared)
 
 
 

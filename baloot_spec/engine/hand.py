@@ -177,7 +177,7 @@ class Hand(Judging, Announcing, RandomCards, Scores):
             self._seat = UNKNOWN
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
-            if action not in self._now[3]:
+            if not self._now[3][action._at]:   # (the flags: see _Tables.now)
                 phase.effects["action"](S, action)
             end = phase.end
             if end(S):
@@ -208,7 +208,7 @@ class Hand(Judging, Announcing, RandomCards, Scores):
             trick = S.trick
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
-            if action not in self._now[3]:
+            if not self._now[3][action._at]:   # (the flags: see _Tables.now)
                 phase.effects["action"](S, action)
             if len(trick) < self._n_seats:
                 self._seat = tables.next_seat[actor]   # (what _turn() says in a trick)
@@ -261,7 +261,7 @@ class Hand(Judging, Announcing, RandomCards, Scores):
             exact = True
         else:
             action, event, exact = item, {**item._event, "seat": seat}, False
-        if action not in quiet_checks:
+        if not quiet_checks[action._at]:
             self._set_actor(seat)
             check = phase.check
             if check(self.state, action) >= 0:

@@ -91,7 +91,7 @@ class Judging:
             target = None
         if target is None or (target.card if table.play_type else target) not in kept:
             return self._judge_slowly(event, False)
-        if target not in quiet_checks:
+        if not quiet_checks[target._at]:   # (the flags: see _Tables.now)
             check = phase.check
             if check(self.state, target) >= 0:
                 self._check_announcements(phase, target)   # raises, explained

@@ -96,10 +96,10 @@ class RandomCards:
                         self._kept = kept
                         self.play_legal(index, table.all_yes)
                         return done
-            if action not in quiet_checks and check(S, action) >= 0:
+            if not quiet_checks[action._at] and check(S, action) >= 0:
                 self._check_announcements(phase, action)   # raises, explained
             play = action._plays.get(seat)
-            if play is None or action not in quiet_effects:
+            if play is None or not quiet_effects[action._at]:
                 self.apply({"seat": seat}, _judged=(phase, action, True))
                 return done
             # (what apply does with the candidate's own card, nothing said, no effect: IN_PLACE, state.py)

@@ -109,11 +109,12 @@ class Action:
     attribute read, which Python specialises (a class with `__getattr__` makes every attribute
     read four times slower). A candidate the engine builds also carries `_event` (the event it
     stands for, without the seat) and `_plays` (its Play per seat), a call `_logged` (its event
-    per seat, as the log keeps it); names with `_` are not fields. `Action(...)` is an instance of
+    per seat, as the log keeps it), and `_at`: its number among every candidate of the variant
+    (engine/candidates.py; -1 for any other action); names with `_` are not fields. `Action(...)` is an instance of
     a subclass with a slot per field (see _slotted)."""
 
     __slots__ = ()
-    _own = ("type", "_fields", "_event", "_plays", "_logged")
+    _own = ("type", "_fields", "_event", "_plays", "_at", "_logged")
 
     def __new__(cls, type_: str, **fields):
         return object.__new__(_slotted(Action, tuple(fields)) if cls is Action else cls)
@@ -121,6 +122,7 @@ class Action:
     def __init__(self, type_: str, **fields):
         self.type = type_
         self._event = self._plays = self._logged = None
+        self._at = -1   # (not a candidate: the last of a phase's flags, always false)
         for name, value in fields.items():
             setattr(self, name, value)
         self._fields = tuple(fields)   # (key() reads them: never vars(self), see the module doc)
