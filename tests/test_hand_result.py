@@ -4,6 +4,8 @@ the score record is made from it only when read, and result() is a copy with the
 set. What a user sees is what the score record and the old display gave: same keys, same order,
 same values, a new dict each call."""
 
+import ast
+import dis
 import random
 
 import pytest
@@ -13,6 +15,7 @@ from baloot_spec.engine.random_play import play_random_hand
 from baloot_spec.engine.state import RESULT_LEADING
 from baloot_spec.expr.builtins import Rec
 from baloot_spec.rules import load_variant
+from baloot_spec.rules.scored import DISPLAY, SCORE, _shown
 
 DECK = ["AC", "KS", "7H", "QS", "TH", "KC", "JS", "JH", "TD", "AS", "KH", "8D", "KD", "TC", "QD", "8C",
         "7S", "JC", "TS", "7D", "QH", "AH", "8S", "9C", "9H", "JD", "QC", "9D", "8H", "7C", "9S", "AD"]
@@ -92,3 +95,31 @@ def test_a_step_named_as_a_leading_entry_keeps_the_record_and_the_display(tmp_pa
         assert list(result.items()) == list(_old_result(rules, hand, hand.score).items())
         assert result[name] == hand.score["level"]   # (the step's value, in the leading place)
     assert seen
+
+
+@pytest.mark.parametrize("count", [1, 2, DISPLAY, DISPLAY + 1, 39])
+def test_the_result_is_built_by_a_display_then_stores(count):
+    """rules/scored.py _shown: its first DISPLAY entries one dict display (one BUILD_CONST_KEY_MAP
+    in CPython 3.11), the rest item stores; the same keys, order and values as stores alone."""
+    items = [(f"k{n}", ast.Name(id=f"v{n}", ctx=ast.Load())) for n in range(count)]
+    function = ast.FunctionDef(name="f", args=ast.arguments(
+        posonlyargs=[], args=[ast.arg(arg=f"v{n}") for n in range(count)], kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=_shown(items) + [ast.Return(value=ast.Name(id=SCORE, ctx=ast.Load()))], decorator_list=[])
+    space = {}
+    exec(compile(ast.fix_missing_locations(ast.Module(body=[function], type_ignores=[])), "<t>", "exec"), space)
+    values = [object() for _ in range(count)]
+    out = space["f"](*values)
+    assert type(out) is dict and list(out) == [k for k, _ in items] and all(out[f"k{n}"] is values[n] for n in range(count))
+    ops = [i.opname for i in dis.get_instructions(space["f"])]
+    if count > 1:
+        assert ops.count("BUILD_CONST_KEY_MAP") == 1
+    assert "MAP_ADD" not in ops and ops.count("STORE_SUBSCR") == max(0, count - DISPLAY)
+
+
+def test_a_suns_facts_scored_builds_its_result_with_one_display():
+    rules = load_variant()
+    hand = next(h for h in _played(rules, 40, "display") if h._shown is not None)
+    code = hand._phases["score"].facts_scored.__code__
+    ops = [i.opname for i in dis.get_instructions(code)]
+    assert ops.count("BUILD_CONST_KEY_MAP") >= 1 and "MAP_ADD" not in ops
+    assert len(hand._shown) - DISPLAY <= ops.count("STORE_SUBSCR")
