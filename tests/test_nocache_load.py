@@ -3,6 +3,8 @@ the generated code unchanged (tools/dump_generated.py: the same 55 sources as be
 
 import ast
 
+import pytest
+
 from baloot_spec.expr.astutil import clone
 
 
@@ -30,3 +32,47 @@ def test_clone_of_a_list_and_of_plain_values():
     assert [ast.dump(s) for s in copies] == [ast.dump(s) for s in statements]
     assert all(a is not b for a, b in zip(copies, statements))
     assert clone("text") == "text" and clone(None) is None and clone([1, None]) == [1, None]
+
+
+# ---- the cyclic collector paused while rules are compiled (rules/collector.py) ---------------------
+class _Stop(Exception):
+    pass
+
+
+def test_the_collector_is_paused_while_a_variant_is_compiled_and_resumed_after(monkeypatch):
+    import gc
+
+    import baloot_spec.rules as R
+    seen = []
+
+    def resolve(*args, **kwargs):
+        seen.append(gc.isenabled())
+        raise _Stop   # (an error in the rules: the collector is resumed all the same)
+    monkeypatch.setattr(R, "resolve_variant", resolve)
+    monkeypatch.setattr(R.disk_cache, "load", lambda *a, **k: None)
+    assert gc.isenabled()
+    with pytest.raises(_Stop):
+        R.load_variant("default", {"__step107_probe": "1"})
+    assert seen == [False] and gc.isenabled()
+    gc.disable()   # (a caller that disabled it keeps it disabled)
+    try:
+        with pytest.raises(_Stop):
+            R.load_variant("default", {"__step107_probe": "2"})
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_collector_is_paused_while_a_phase_is_specialised():
+    import gc
+
+    from baloot_spec.rules import load_variant
+    rules = load_variant()
+    seen, make = [], rules.specializer
+    rules.specializer = lambda phase, values: seen.append(gc.isenabled()) or ("made", phase, values)
+    try:
+        assert rules.specialized("play", ("__probe",)) == ("made", "play", ("__probe",))
+    finally:
+        rules.specializer = make   # (the rules are shared by the process's other tests)
+        rules._specialized.pop(("play", ("__probe",)), None)
+    assert seen == [False] and gc.isenabled()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import cache as disk_cache
 from ..resources import rules_dir
+from .collector import collector_paused
 from .compiled import CompiledRules, from_plan
 from .loader import Variant, resolve_variant
 
@@ -29,6 +30,11 @@ def load_variant(preset: str = "default", sets: dict | None = None, overlays: li
     cached = _REQUESTS.get(request)
     if cached is not None:
         return cached
+    with collector_paused():   # (what a compile allocates lives until it ends: rules/collector.py)
+        return _load(request, preset, sets, overlays, preset_dirs)
+
+
+def _load(request: tuple, preset: str, sets: dict | None, overlays: list | None, preset_dirs: tuple) -> CompiledRules:
     cacheable = not any(Path(o).suffix in (".yaml", ".yml") for o in overlays or ()) and not preset_dirs
     disk_key = repr(request[1:])
     variant = disk_cache.load("variant", disk_key) if cacheable else None

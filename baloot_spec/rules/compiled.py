@@ -153,8 +153,9 @@ class CompiledRules:
         compiled = self._specialized.get(key)
         if compiled is None:
             from ..budget import paused
-            with paused():   # (made once per contract: its compile time is not the hand's budget)
-                compiled = self._specialized[key] = self.specializer(phase, values)
+            from .collector import collector_paused
+            with paused(), collector_paused():   # (made once per contract: its compile time is not the
+                compiled = self._specialized[key] = self.specializer(phase, values)   # hand's budget)
         return compiled
 
     @property
