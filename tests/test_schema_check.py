@@ -67,7 +67,7 @@ def _mutated(document, rng: random.Random):
         parent = parent[key]
     move = rng.randrange(6)
     if move == 0 and path:   # a value of another shape
-        parent[path[-1]] = copy.deepcopy(rng.choice(_VALUES + [value for _, value in rng.sample(nodes, 3)]))
+        parent[path[-1]] = copy.deepcopy(rng.choice(_VALUES + [value for _, value in rng.sample(nodes, min(3, len(nodes)))]))
     elif move == 1 and path and isinstance(parent, dict):   # a key removed
         del parent[path[-1]]
     elif move == 2 and isinstance(node, dict):   # a key added (unknown, or copied from elsewhere)
