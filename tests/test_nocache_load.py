@@ -76,3 +76,57 @@ def test_the_collector_is_paused_while_a_phase_is_specialised():
         rules.specializer = make   # (the rules are shared by the process's other tests)
         rules._specialized.pop(("play", ("__probe",)), None)
     assert seen == [False] and gc.isenabled()
+
+
+# ---- settling skipped where a function has no lazy local (rules/module.py) -------------------------
+def _lowered_functions():
+    """Every generated function of the default variant as the passes receive it (lowered, copied),
+    with the pickle function_text keys it by."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+    script = ("import os, pickle, sys; os.environ['BALOOT_NO_CACHE'] = '1'\n"
+              "import baloot_spec.rules.module as M\n"
+              "from baloot_spec.expr.astutil import clone\n"
+              "got = []\n"
+              "lower = M.lower_function\n"
+              "def keep(function):\n"
+              "    key = pickle.dumps(function, pickle.HIGHEST_PROTOCOL)\n"
+              "    lowered = lower(function)\n"
+              "    got.append((key, clone(lowered)))\n"
+              "    return lowered\n"
+              "M.lower_function = keep\n"
+              "from baloot_spec.rules import load_variant\n"
+              "load_variant()\n"
+              "sys.stdout.buffer.write(pickle.dumps(got))\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, cwd=root, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return pickle.loads(done.stdout)
+
+
+def test_settling_a_function_without_lazy_locals_changes_nothing():
+    from baloot_spec.expr.emit import LAZY_LOCAL
+    from baloot_spec.rules.passes.settled import settle
+    functions = _lowered_functions()
+    without = [(key, f) for key, f in functions if LAZY_LOCAL.encode() not in key]
+    assert len(without) > 200 and len(without) < len(functions)
+    for _key, function in without:
+        assert not any(isinstance(n, ast.Name) and n.id.startswith(LAZY_LOCAL) for n in ast.walk(function))
+        assert ast.dump(settle(clone(function))) == ast.dump(function)
+
+
+def test_function_text_settles_only_a_function_with_lazy_locals(monkeypatch):
+    from baloot_spec.rules import module
+    from baloot_spec.rules.pyast import function
+    settled = []
+    real = module.settle
+    monkeypatch.setattr(module, "settle", lambda f: settled.append(f.name) or real(f))
+    plain = function("g_step107_plain", "S", [ast.Return(value=_e("S.a + 1"))])
+    lazy = function("g_step107_lazy", "S", [ast.Assign(targets=[ast.Name(id="_h_x", ctx=ast.Store())],
+                                                       value=ast.Constant(...)),
+                                            ast.Return(value=_e("(_h_x if _h_x is not ... else (_h_x := S.a))"))])
+    assert module.function_text(plain) == "def g_step107_plain(S):\n    return S.a + 1"
+    assert "_h_x" not in module.function_text(lazy)   # (settled: the one read computes the value)
+    assert settled == ["g_step107_lazy"]
