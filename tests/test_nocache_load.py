@@ -130,3 +130,22 @@ def test_function_text_settles_only_a_function_with_lazy_locals(monkeypatch):
     assert module.function_text(plain) == "def g_step107_plain(S):\n    return S.a + 1"
     assert "_h_x" not in module.function_text(lazy)   # (settled: the one read computes the value)
     assert settled == ["g_step107_lazy"]
+
+
+# ---- the comprehension finder reads each node's __dict__ (expr/astutil.py) --------------------------
+@pytest.mark.parametrize("text", ["a + f(b)", "a + f([x for x in y])", "{k: [v for v in w] for k in z}",
+                                  "next((c for c in S.cards if c.x), None) if t else u", "g(*[1, 2], k=3)",
+                                  "{1: 2, **d}", "x if (y := [z for z in w]) else 0"])
+def test_the_comprehension_finder_without_iter_child_nodes(monkeypatch, text):
+    import types
+
+    from baloot_spec.expr import astutil
+    from baloot_spec.expr.astutil import COMPREHENSIONS, ComprehensionFinder
+    node = _e(text)
+    expected = {id(n): any(isinstance(m, COMPREHENSIONS) for m in ast.walk(n)) for n in ast.walk(node)}
+
+    def refused(node):
+        raise AssertionError("ast.iter_child_nodes called")
+    monkeypatch.setattr(astutil, "ast", types.SimpleNamespace(**{**vars(ast), "iter_child_nodes": refused}))
+    finder = ComprehensionFinder()
+    assert {id(n): finder(n) for n in ast.walk(node)} == expected

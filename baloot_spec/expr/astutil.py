@@ -66,13 +66,21 @@ class ComprehensionFinder:
         known = self._known.get(id(node))
         if known is not None:
             return known[1]
+        found = False
         if isinstance(node, COMPREHENSIONS):
             found = True
-        else:
-            found = False
-            for child in ast.iter_child_nodes(node):
-                if self(child):
-                    found = True
-                    break
+        else:   # (the node's children from its __dict__: `ast.iter_child_nodes`, a generator
+            for value in node.__dict__.values():   # over every field by name, cost a quarter more)
+                if isinstance(value, _AST):
+                    if self(value):
+                        found = True
+                        break
+                elif type(value) is list:
+                    for item in value:
+                        if isinstance(item, _AST) and self(item):
+                            found = True
+                            break
+                    if found:
+                        break
         self._known[id(node)] = (node, found)   # (the node is kept: its id is not reused meanwhile)
         return found
