@@ -149,3 +149,46 @@ def test_the_comprehension_finder_without_iter_child_nodes(monkeypatch, text):
     monkeypatch.setattr(astutil, "ast", types.SimpleNamespace(**{**vars(ast), "iter_child_nodes": refused}))
     finder = ComprehensionFinder()
     assert {id(n): finder(n) for n in ast.walk(node)} == expected
+
+
+# ---- the YAML reader moves over a run without a line break at once (rules/yamlpos.py) ---------------
+_TRICKY = ["a: 1\r\nb: [x,\r y]\r\n", "\ufeffa: 'x\u2028y'\nb: \"p\x85q\"\n", "k: |\n  one\r\n  two\n",
+           "- 'a\ufeffb'\n- {c: d}\n", "x:\n  - 1\n  -   'long   string   with   spaces'\n", "a: b\nc: [d, e, \n f]"]
+
+
+def _positions(value):
+    if isinstance(value, dict):
+        return ("d", value.line, value.column, sorted(value.key_lines.items(), key=repr),
+                [(_positions(k), _positions(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("l", value.line, value.column, [_positions(v) for v in value])
+    if isinstance(value, str):
+        return ("s", str(value), getattr(value, "line", None), getattr(value, "column", None))
+    return value
+
+
+def _read_all(texts):
+    from baloot_spec.errors import RulesError
+    from baloot_spec.rules.yamlpos import load_yaml_text
+    out = []
+    for name, text in texts:
+        try:
+            out.append(_positions(load_yaml_text(text, name)))
+        except RulesError as exc:
+            out.append(("error", str(exc), repr(sorted(vars(exc).items(), key=repr))))
+    return out
+
+
+def test_the_yaml_reader_gives_every_position_as_pyyaml_reads_it(monkeypatch):
+    from pathlib import Path
+
+    from baloot_spec.rules import yamlpos
+    root = Path(__file__).resolve().parent.parent / "rules"
+    texts = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(root.rglob("*.yaml"))]
+    texts += [(f"tricky{i}", text) for i, text in enumerate(_TRICKY)]
+    texts += [(f"broken{i}", text[: len(text) * (j + 1) // 4]) for i, (_, text) in enumerate(texts[:6]) for j in range(3)]
+    fast = _read_all(texts)
+    assert "forward" in yamlpos._loader_class().__dict__
+    plain = type("Plain", (yamlpos._loader_class(),), {"forward": __import__("yaml").reader.Reader.forward})
+    monkeypatch.setattr(yamlpos, "_LOADER", [plain])
+    assert _read_all(texts) == fast
