@@ -16,8 +16,8 @@ from pathlib import Path
 from ..errors import Location, RulesError
 from ..resources import rules_dir
 from ..suggest import did_you_mean
-from .schema_check import surely_valid
 from .identity import identity_hash, overlay_content, read_version
+from .schema_check import surely_valid
 from .yamlpos import LocDict, load_yaml_file, load_yaml_text, read_text_file
 
 LIST_SECTIONS = ("functions", "phases", "rules", "effects", "facts", "scoring", "match")
