@@ -154,8 +154,10 @@ class CompiledRules:
         if compiled is None:
             from ..budget import paused
             from .collector import collector_paused
-            with paused(), collector_paused():   # (made once per contract: its compile time is not the
-                compiled = self._specialized[key] = self.specializer(phase, values)   # hand's budget)
+            # (made once per contract: its compile time is not the hand's budget, and the cyclic
+            # collector waits until it is made: rules/collector.py)
+            with paused(), collector_paused():
+                compiled = self._specialized[key] = self.specializer(phase, values)
         return compiled
 
     @property
