@@ -30,16 +30,12 @@ def load_variant(preset: str = "default", sets: dict | None = None, overlays: li
     cached = _REQUESTS.get(request)
     if cached is not None:
         return cached
-    with collector_paused():   # (what a compile allocates lives until it ends: rules/collector.py)
-        return _load(request, preset, sets, overlays, preset_dirs)
-
-
-def _load(request: tuple, preset: str, sets: dict | None, overlays: list | None, preset_dirs: tuple) -> CompiledRules:
     cacheable = not any(Path(o).suffix in (".yaml", ".yml") for o in overlays or ()) and not preset_dirs
     disk_key = repr(request[1:])
     variant = disk_cache.load("variant", disk_key) if cacheable else None
     if variant is None:
-        variant = resolve_variant(preset, sets, overlays, preset_dirs)
+        with collector_paused():   # (what reading and compiling allocate lives until the end: rules/collector.py)
+            variant = resolve_variant(preset, sets, overlays, preset_dirs)
         if cacheable:
             disk_cache.store("variant", disk_key, variant)
     key = "|".join([str(rules_dir()), variant.hash] + variant.ruleset.files)
@@ -67,7 +63,8 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     from ..errors import Location, RulesError
     from .compile import compile_variant as compile_checked
     try:
-        return compile_checked(variant, plan_key)
+        with collector_paused():
+            return compile_checked(variant, plan_key)
     except (RecursionError, MemoryError, SyntaxError) as exc:   # (a backstop: the loader's limits come first)
         raise RulesError(f"the rules cannot be compiled: they nest too deeply ({type(exc).__name__})",
                          Location(variant.ruleset.files[-1] if variant.ruleset.files else "rules/")) from None

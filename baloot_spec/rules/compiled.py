@@ -153,10 +153,7 @@ class CompiledRules:
         compiled = self._specialized.get(key)
         if compiled is None:
             from ..budget import paused
-            from .collector import collector_paused
-            # (made once per contract: its compile time is not the hand's budget, and the cyclic
-            # collector waits until it is made: rules/collector.py)
-            with paused(), collector_paused():
+            with paused():   # (made once per contract: its compile time is not the hand's budget)
                 compiled = self._specialized[key] = self.specializer(phase, values)
         return compiled
 

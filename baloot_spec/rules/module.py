@@ -14,6 +14,7 @@ import pickle
 from ..expr.astutil import clone
 from ..expr.emit import LAZY_LOCAL
 from ..expr.lower import lower_function
+from .collector import collector_paused
 from .passes.fused_loops import fuse_loops
 from .passes.record_stores import record_stores
 from .passes.rule_lines import without_counters
@@ -91,7 +92,8 @@ class ModuleBuilder:
         """The module's text: what is compiled, cached and printed. Each function is lowered
         (comprehensions written out as loops, expr/lower.py) and unparsed on its own, joined as
         `ast.unparse` joins a module's functions, so that its text can be memoised."""
-        texts = [function_text(fn) for fn in self.functions]
+        with collector_paused():   # (a specialised phase's code is made here: rules/collector.py)
+            texts = [function_text(fn) for fn in self.functions]
         for statement in self.statements:   # (the per-card tables: passes/card_tables.py)
             if isinstance(statement, ast.FunctionDef):
                 texts.append(function_text(statement))
