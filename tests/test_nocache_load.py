@@ -87,6 +87,7 @@ def test_the_collector_is_not_paused_where_the_rules_come_from_the_disk_cache(mo
         seen.append(gc.isenabled())
         raise _Stop
     monkeypatch.setattr(R, "from_plan", from_plan)
+    monkeypatch.setattr(R, "_CACHE", {})   # (the variant compiled by an earlier test: not looked at)
     monkeypatch.setattr(R.disk_cache, "load", lambda *a, **k: R.resolve_variant("default"))
     with pytest.raises(_Stop):
         R.load_variant("default", {"__step107_probe": "3"})

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from . import cache as disk_cache
 from ..resources import rules_dir
-from .collector import collector_paused
 from .compiled import CompiledRules, from_plan
 from .loader import Variant, resolve_variant
 
@@ -34,6 +33,7 @@ def load_variant(preset: str = "default", sets: dict | None = None, overlays: li
     disk_key = repr(request[1:])
     variant = disk_cache.load("variant", disk_key) if cacheable else None
     if variant is None:
+        from .collector import collector_paused   # (imported where code is made: rules/collector.py)
         with collector_paused():   # (what reading and compiling allocate lives until the end: rules/collector.py)
             variant = resolve_variant(preset, sets, overlays, preset_dirs)
         if cacheable:
@@ -61,6 +61,7 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     """Check and compile every expression of a resolved variant (rules/compile.py: imported
     here, when a variant is compiled, so that loading a cached one never imports it)."""
     from ..errors import Location, RulesError
+    from .collector import collector_paused
     from .compile import compile_variant as compile_checked
     try:
         with collector_paused():

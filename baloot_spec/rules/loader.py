@@ -17,7 +17,6 @@ from ..errors import Location, RulesError
 from ..resources import rules_dir
 from ..suggest import did_you_mean
 from .identity import identity_hash, overlay_content, read_version
-from .schema_check import surely_valid
 from .yamlpos import LocDict, load_yaml_file, load_yaml_text, read_text_file
 
 LIST_SECTIONS = ("functions", "phases", "rules", "effects", "facts", "scoring", "match")
@@ -92,6 +91,7 @@ def _locate(document, path) -> Location | None:
 
 def validate(document, schema: dict, file: str, what: str) -> None:
     """Check a loaded YAML document against a JSON Schema; the first error, located."""
+    from .schema_check import surely_valid   # (a process whose rules come from the cache needs neither)
     if surely_valid(document, schema):   # (without importing jsonschema: rules/schema_check.py)
         return
     import jsonschema  # imported here: only a document with an error (or that check unsure of) needs it
