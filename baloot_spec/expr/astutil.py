@@ -11,19 +11,29 @@ COMPREHENSIONS = (ast.ListComp, ast.DictComp, ast.GeneratorExp)   # (what the em
 
 def clone(node):
     """A deep copy of an `ast` node (or list of nodes): every node new, plain values shared.
-    (copy.deepcopy does the same through the generic protocol, about four times slower.)"""
-    if isinstance(node, list):
-        return [clone(item) for item in node]
-    if not isinstance(node, ast.AST):
-        return node
+    (copy.deepcopy does the same through the generic protocol, about four times slower.) The
+    copy holds what the node holds: a field it never set reads its class's default (None) in
+    both; walking `__dict__` instead of every field and attribute by name is a third cheaper
+    (the compiler copies ~30,000 nodes to load a variant)."""
+    if type(node) is list:
+        return [_copy(item) if isinstance(item, _AST) else item for item in node]
+    return _copy(node) if isinstance(node, _AST) else node
+
+
+_AST = ast.AST
+
+
+def _copy(node):
     kind = type(node)
     new = kind.__new__(kind)
-    for field in node._fields:
-        if hasattr(node, field):
-            setattr(new, field, clone(getattr(node, field)))
-    for attribute in node._attributes:
-        if hasattr(node, attribute):
-            setattr(new, attribute, getattr(node, attribute))
+    fields = new.__dict__
+    for key, value in node.__dict__.items():
+        if type(value) is list:
+            fields[key] = [_copy(item) if isinstance(item, _AST) else item for item in value]
+        elif isinstance(value, _AST):
+            fields[key] = _copy(value)
+        else:
+            fields[key] = value
     return new
 
 
@@ -56,13 +66,21 @@ class ComprehensionFinder:
         known = self._known.get(id(node))
         if known is not None:
             return known[1]
+        found = False
         if isinstance(node, COMPREHENSIONS):
             found = True
-        else:
-            found = False
-            for child in ast.iter_child_nodes(node):
-                if self(child):
-                    found = True
-                    break
+        else:   # (the node's children from its __dict__: `ast.iter_child_nodes`, a generator
+            for value in node.__dict__.values():   # over every field by name, cost a quarter more)
+                if isinstance(value, _AST):
+                    if self(value):
+                        found = True
+                        break
+                elif type(value) is list:
+                    for item in value:
+                        if isinstance(item, _AST) and self(item):
+                            found = True
+                            break
+                    if found:
+                        break
         self._known[id(node)] = (node, found)   # (the node is kept: its id is not reused meanwhile)
         return found

@@ -14,13 +14,15 @@ import lark
 from ..errors import Location, RulesError
 from ..limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH
 from ..resources import rules_dir
+from . import prebuilt
 
 
 @lru_cache(maxsize=None)
 def expression_parser() -> lark.Lark:
-    """The LALR parser for the rule-expression language (built once)."""
+    """The LALR parser for the rule-expression language (built once; read from the tables
+    shipped with the package when they were built from this grammar: expr/prebuilt.py)."""
     grammar = (rules_dir() / "grammar" / "expr.lark").read_text(encoding="utf-8")
-    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return prebuilt.load(grammar) or prebuilt.build(grammar)
 
 
 class ExprSyntaxError(Exception):

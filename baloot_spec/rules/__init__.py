@@ -33,7 +33,9 @@ def load_variant(preset: str = "default", sets: dict | None = None, overlays: li
     disk_key = repr(request[1:])
     variant = disk_cache.load("variant", disk_key) if cacheable else None
     if variant is None:
-        variant = resolve_variant(preset, sets, overlays, preset_dirs)
+        from .collector import collector_paused   # (imported where code is made: rules/collector.py)
+        with collector_paused():   # (what reading and compiling allocate lives until the end: rules/collector.py)
+            variant = resolve_variant(preset, sets, overlays, preset_dirs)
         if cacheable:
             disk_cache.store("variant", disk_key, variant)
     key = "|".join([str(rules_dir()), variant.hash] + variant.ruleset.files)
@@ -59,9 +61,11 @@ def compile_variant(variant: Variant, plan_key: str | None = None) -> CompiledRu
     """Check and compile every expression of a resolved variant (rules/compile.py: imported
     here, when a variant is compiled, so that loading a cached one never imports it)."""
     from ..errors import Location, RulesError
+    from .collector import collector_paused
     from .compile import compile_variant as compile_checked
     try:
-        return compile_checked(variant, plan_key)
+        with collector_paused():
+            return compile_checked(variant, plan_key)
     except (RecursionError, MemoryError, SyntaxError) as exc:   # (a backstop: the loader's limits come first)
         raise RulesError(f"the rules cannot be compiled: they nest too deeply ({type(exc).__name__})",
                          Location(variant.ruleset.files[-1] if variant.ruleset.files else "rules/")) from None

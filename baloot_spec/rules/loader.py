@@ -91,7 +91,10 @@ def _locate(document, path) -> Location | None:
 
 def validate(document, schema: dict, file: str, what: str) -> None:
     """Check a loaded YAML document against a JSON Schema; the first error, located."""
-    import jsonschema  # imported here: a process whose rules come from the cache never needs it
+    from .schema_check import surely_valid   # (a process whose rules come from the cache needs neither)
+    if surely_valid(document, schema):   # (without importing jsonschema: rules/schema_check.py)
+        return
+    import jsonschema  # imported here: only a document with an error (or that check unsure of) needs it
     validator = jsonschema.Draft202012Validator(schema)
     try:
         errors = sorted(validator.iter_errors(document), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))

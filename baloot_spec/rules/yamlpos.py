@@ -8,6 +8,7 @@ Duplicate keys, which PyYAML silently accepts, are an error here.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..errors import Location, RulesError
@@ -116,7 +117,24 @@ def _loader_class():
                 return super().compose_node(parent, index)
             finally:
                 self.depth -= 1
+
+        def forward(self, length=1):
+            """PyYAML's Reader.forward, which looks at each character it passes for a line
+            break or a BOM, one by one: a run with neither moves the column by its length at
+            once (~5 % of reading the rules files); anything else goes the old way."""
+            if self.pointer + length + 1 >= len(self.buffer):
+                self.update(length + 1)
+            end = self.pointer + length
+            if _BREAK_OR_BOM.search(self.buffer, self.pointer, end) is None:
+                self.pointer = end
+                self.index += length
+                self.column += length
+            else:
+                super().forward(length)
     return Loader
+
+
+_BREAK_OR_BOM = re.compile("[\n\r\x85\u2028\u2029\ufeff]")   # (what Reader.forward counts apart)
 
 
 _LOADER = []
