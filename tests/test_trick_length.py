@@ -6,6 +6,7 @@ the length it is at."""
 
 import ast
 import dis
+import itertools
 import random
 from dataclasses import replace
 
@@ -192,3 +193,44 @@ def test_a_specialised_trick_phase_s_narrow_for_any_length_is_the_one_made_for_t
                     S.trick = now
             hand.play_legal(rng.randrange(len(hand.legal())))
     assert checked == set(range(len(rules.table.seats)))
+
+
+def _lazy_list(count: int) -> ast.expr:
+    return ast.parse(f"(_h_x if _h_x is not ... else (_h_x := [{', '.join(f'S[{i}]' for i in range(count))}]))",
+                     mode="eval").body
+
+
+@pytest.mark.parametrize("kind", ["max", "min"])
+@pytest.mark.parametrize("lazy", [False, True])
+@pytest.mark.parametrize("count", [2, 3, 4, 6])
+def test_the_position_of_the_extreme_of_a_written_out_list_is_a_chain_of_comparisons(kind, lazy, count):
+    """index(xs, max(xs)) of plain items: the first greatest (least) item's position, found by
+    comparisons alone (no max, no list.index), for every list of 0..2 of that length; a list
+    that cannot be compared raises TypeError as max does (tools/BENCHMARKS.md, step 108)."""
+    value = f"{kind}(_h_x)"
+    if lazy:
+        value = f"(_h_v if _h_v is not ... else (_h_v := {value}))"
+    chain = written_index(_lazy_list(count), ast.parse(value, mode="eval").body, "int")
+    text = ast.unparse(chain)
+    assert "index" not in text and kind not in text, text
+    found = _function("g", chain, {"__builtins__": {}})
+    extreme = max if kind == "max" else min
+    for items in itertools.product(range(3), repeat=count):
+        items = list(items)
+        assert found(items) == items.index(extreme(items)), (text, items)
+    for at in range(count):
+        with pytest.raises(TypeError):
+            found([1] * at + [None] + [2] * (count - at - 1))
+
+
+@pytest.mark.parametrize("count, kind", [(1, "int"), (7, "int"), (3, "card"), (3, None)])
+def test_the_extreme_s_position_stays_list_index_for_one_item_many_items_or_items_not_plain(count, kind):
+    """One item: the list must still be built (it may fail), and no comparison would build it."""
+    chain = written_index(_lazy_list(count), ast.parse("max(_h_x)", mode="eval").body, kind)
+    assert chain is not None and ".index(max(_h_x))" in ast.unparse(chain)
+
+
+def test_the_trick_s_winner_compares_the_ranks_without_max_or_index():
+    for contract in (("sun", None), ("hokum", "H")):
+        winner = load_variant().specialized("play", contract).winner.__code__
+        assert not {"max", "index"} & set(winner.co_names), winner.co_names

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from operator import is_ as _IS
 
+from .call_finders import call_finder
 from .state import Action, LegalEvent
 
 NOTHING = frozenset()   # no said-alone action refused by a guard
@@ -33,6 +34,7 @@ class _CandidateTable:
         self.call_fields = {action_type: (tuple(params), tuple(d[0] if isinstance(d[0], bool) else None for d in params.values()))
                             for action_type, params in phase.actions.items()}
         self.signature_of = {action_type: _signature_reader(action_type, *fields) for action_type, fields in self.call_fields.items()}
+        self.call_of = {}   # (a calls phase's: below)
         if phase.kind == "tricks":
             # (as card_action reads an event's annotations: a list as a tuple)
             self.default_annotations = [tuple(v) if type(v) is list else v for v in phase.annotations.values()]
@@ -71,12 +73,17 @@ class _CandidateTable:
             self.yes_alone = {card: tuple(row[index][True] for index, _, yes_no in self.annotation_slots if yes_no)
                               for card, row in self.alone_actions.items()}
             return
+        by_type = {action_type: [] for action_type in self.call_fields}
         for action_type, fields in phase.call_candidates():   # (the order the fused narrow assumes)
             action = Action(action_type, **with_every_field(phase, fields))
             action._event = LegalEvent(type=action_type, **fields)
             action._logged = {}   # seat -> the event the log keeps (see logged_call)
             self.calls.append(action)
             self.by_signature[self.signature_of[action_type](fields)] = action   # (the key an event is read to)
+            by_type[action_type].append((fields, action))
+        # call type -> event -> its candidate or None, as by_signature answers (engine/call_finders.py)
+        self.call_of = {action_type: call_finder(*self.call_fields[action_type], found, self.signature_of[action_type],
+                                                 self.by_signature) for action_type, found in by_type.items()}
 
 
 class _Tables:

@@ -84,9 +84,9 @@ class Judging:
                 exact = True
             elif table.play_type:   # a card with announcements, or its defaults spelled out
                 target = card_action(phase, table, event)
-            else:   # (signature() written out: one Python call a call)
-                read = table.signature_of.get(event["type"])
-                target = None if read is None else table.by_signature.get(read(event))
+            else:   # (the call's candidate by its values: engine/call_finders.py)
+                find = table.call_of.get(event["type"])
+                target = None if find is None else find(event)
         except (KeyError, TypeError):  # a field missing, an unknown card, an unhashable value
             target = None
         if target is None or (target.card if table.play_type else target) not in kept:
