@@ -82,6 +82,20 @@ def test_one_exact_type_tells_equal_values_of_another_type_from_a_candidate():
     assert find({"v": 2}) is None and find({"v": [1]}) is None
 
 
+def test_a_candidate_that_leaves_a_parameter_out_has_its_default():
+    """The signature reads a candidate's fields with the defaults (event.get(name, default)):
+    so does the finder, rather than failing on the missing key when the table is made."""
+    def reader(event):
+        one, two = event.get("v", None), event.get("w", False)
+        return ("t", (one, two), (type(one), type(two)))
+    candidates = [({"v": 1}, "a"), ({"v": 1, "w": True}, "b")]
+    by_signature = {reader(fields): action for fields, action in candidates}
+    find = call_finder(("v", "w"), (None, False), candidates, reader, by_signature)
+    assert find.__name__ == "find_two"
+    for event in ({"v": 1}, {"v": 1, "w": False}, {"v": 1, "w": True}, {"w": True}, {"v": 1, "w": 1}):
+        assert find(event) is by_signature.get(reader(event)), event
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_judgement_of_a_call_reads_no_signature(preset):
     """Every call of 20 random hands judged with the signature readers broken: the fast path

@@ -19,6 +19,9 @@ def call_finder(names: tuple, defaults: tuple, candidates: list, reader, by_sign
     default), or None: what `by_signature.get(reader(event))` answers, for an event whose values
     are hashable or not. `candidates` are (fields, action) of this type."""
     count = len(names)
+    # (a candidate's fields read as the signature reads them: a parameter it leaves out is its default)
+    candidates = [({name: fields.get(name, default) for name, default in zip(names, defaults)}, action)
+                  for fields, action in candidates]
     kinds = [{type(fields[name]) for fields, _ in candidates} for name in names]
     if count > 2 or not candidates or any(len(k) != 1 for k in kinds):
         return lambda event: _by_signature(by_signature, reader, event)
