@@ -91,8 +91,7 @@ def test_the_collector_is_not_paused_where_the_rules_come_from_the_disk_cache(mo
     monkeypatch.setattr(R.disk_cache, "load", lambda *a, **k: R.resolve_variant("default"))
     with pytest.raises(_Stop):
         R.load_variant("default", {"__step107_probe": "3"})
-    # (a replay's collections stay where they were: pausing the cached load moved them, +0.5 %
-    # instructions a replayed hand)
+    # (a process whose rules come from the cache keeps its collections where they were)
     assert seen == [True]
 
 

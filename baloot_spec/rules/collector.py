@@ -8,9 +8,10 @@ freed by reference counting as before; the few cycles among them (~15,000 object
 megabyte of a ~53 MB process) wait for the first collection after the compile. Pausing changes
 no result, only when cycles are looked for. Paused where code is made (a variant resolved and
 compiled, a module's functions lowered and passed: a specialised phase), never where the rules
-are read back from the disk cache: a replay's collections stay where they were (a pause there
-moved them, +0.5 % instructions a replayed hand, tools/ab.py). Not nested: a caller that paused
-or disabled it keeps it so.
+are read back from the disk cache: there is nothing to gain, and a process whose rules come
+from the cache keeps its collections where they were. (The +0.5 % instructions a replayed hand
+first blamed on a pause there was main moving under the measurement: tools/BENCHMARKS.md, step
+107.) Not nested: a caller that paused or disabled it keeps it so.
 """
 
 from __future__ import annotations
