@@ -96,7 +96,7 @@ def test_cycles_are_the_instructions_plus_the_priced_misses(capsys, monkeypatch)
     # (the arithmetic and the report, on made-up counts: callgrind's own run is the next test's)
     counted = {"base": 1000.0, "this": 900.0, "oracle": 800.0}
     made_up = lambda tree, hands_file, hands, preset, engine, simulate, cache=None, shift=0: {
-        "Ir": counted["oracle" if engine == "oracle" else "this" if tree == ab.ROOT else "base"],
+        "Ir": counted["oracle" if engine == "oracle" else "this" if tree.name == "this" else "base"],
         "I1mr": 3.0, "D1mr": 2.0, "D1mw": 1.0, "ILmr": 0.5, "DLmr": 0.0, "DLmw": 0.0, "Bcm": 4.0, "Bim": 6.0}
     monkeypatch.setattr(ab, "events", made_up)
     monkeypatch.setattr(ab, "warm", lambda *args: None)
@@ -145,7 +145,7 @@ def _fake_counts(monkeypatch, counts: dict) -> list:
     """ab's counting faked: each arm's successive counts from `counts`; returned, the calls of
     warm and events in order, as ("warm" or "count", arm, cache dir, its files at the call, shift)."""
     calls, left = [], {arm: list(figures) for arm, figures in counts.items()}
-    arm_of = lambda tree, engine: "oracle" if engine == "oracle" else "this" if tree == ab.ROOT else "base"
+    arm_of = lambda tree, engine: "oracle" if engine == "oracle" else "this" if tree.name == "this" else "base"
 
     def warm(tree, hands_file, preset, engine, cache, shift=0):
         calls.append(("warm", arm_of(tree, engine), str(cache), sorted(os.listdir(cache)), shift))
@@ -195,6 +195,23 @@ def test_the_spread_over_layouts_is_printed(capsys, monkeypatch):
     with pytest.raises(SystemExit) as exc:
         ab.main(["HEAD", "--instructions", "--layouts", "0"])
     assert exc.value.code == 2
+
+
+@needs_git
+def test_this_tree_is_measured_from_a_copy_beside_the_base_checkout(tmp_path):
+    # the arms' paths are as long as each other (a longer path moved an A/A count by 0.2 %), and
+    # the copy is this tree as it is: an uncommitted change is measured, a deleted file is absent
+    untracked = os.path.join(ROOT, "tools", "ab_copy_probe_untracked.py")
+    with open(untracked, "w") as handle:
+        handle.write("# uncommitted\n")
+    try:
+        this = ab.copy_of_this(tmp_path / "this")
+    finally:
+        os.remove(untracked)
+    assert len(str(this)) == len(str(tmp_path / "base"))
+    assert (this / "tools" / "ab_copy_probe_untracked.py").read_text() == "# uncommitted\n"
+    assert (this / "tools" / "ab.py").read_bytes() == open(os.path.join(ROOT, "tools", "ab.py"), "rb").read()
+    assert (this / "baloot_spec" / "__init__.py").is_file() and not (this / ".git").exists()
 
 
 def test_a_layout_shifts_the_heap_by_objects_made_first():

@@ -7,11 +7,13 @@
 A speed step is judged by a paired comparison, not by two runs of tools/bench.py on a shared
 machine whose speed drifts by 30% within a day. The hands are recorded once, by this tree, to a
 JSON file; REV (default HEAD, i.e. the last commit against the uncommitted change) is checked
-out in a temporary git work tree; then each round runs, one after the other in fresh processes,
-REV's engine, this tree's engine and this tree's oracle over the same hands (the legal set
-before every event, as bench.py replays). Each process keeps its best of K replays (CPU time);
-each arm then keeps its best over the R rounds. Printed: microseconds a hand for each arm, this
-tree against REV, and each engine against the oracle (the ratio issue 9 sets a target for).
+out in a temporary git work tree, and this tree (uncommitted changes included) is copied beside
+it, so that both arms run from paths of the same length; then each round runs, one after the
+other in fresh processes, REV's engine, this tree's engine and this tree's oracle over the same
+hands (the legal set before every event, as bench.py replays). Each process keeps its best of K
+replays (CPU time); each arm then keeps its best over the R rounds. Printed: microseconds a hand
+for each arm, this tree against REV, and each engine against the oracle (the ratio issue 9 sets
+a target for).
 
 With --instructions, each arm instead runs under valgrind's callgrind, which counts the machine
 instructions it executes: exact, and the same from one run to the next whatever else the machine
@@ -161,6 +163,23 @@ _NO_PYC = {"PYTHONDONTWRITEBYTECODE": "1",
            "PYTHONPYCACHEPREFIX": os.path.join(tempfile.gettempdir(), f"baloot-ab-no-pyc-{os.getpid()}")}
 
 
+def copy_of_this(target: Path) -> Path:
+    """This work tree as it is (every file git tracks or would track, uncommitted changes
+    included) copied to `target`, a path as long as the base's checkout beside it. Why: each
+    arm's modules record their path (`__file__`, code objects, sys.path), and a longer path makes
+    longer strings, which moves where the later objects land; cards hash by their address, so
+    that moved the instructions an A/A run counted (this tree at /work/main against HEAD checked
+    out in the scratch directory: 0.9980-0.9981 of one layout; tests/test_ab.py)."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():   # (a tracked file deleted in this tree is not in it)
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
+
+
 def measure(tree: Path, hands_file, repeat: int, preset: str, engine: str) -> float:
     done = subprocess.run(_arm(tree, hands_file, repeat, preset, engine), cwd=tree, capture_output=True, text=True,
                           env={**os.environ, **_NO_PYC})   # (as the counted runs: the same modules, from source)
@@ -288,7 +307,8 @@ def main(argv=None) -> int:
             hands_file, engine, arms = scratch / "hands.json", "dsl", ("base", "this", "oracle")
             if not record(hands_file, args.hands, args.seed, args.preset):
                 return 2
-        trees = {"base": (base, engine), "this": (ROOT, engine), "oracle": (ROOT, "oracle")}
+        this = copy_of_this(scratch / "this")   # (beside "base": the same path length, see copy_of_this)
+        trees = {"base": (base, engine), "this": (this, engine), "oracle": (this, "oracle")}
         if args.instructions or args.cycles:
             count = instructions if args.instructions else cycles
             layouts = {arm: over_layouts(lambda cache, shift, arm=arm: count(trees[arm][0], hands_file, args.hands,
