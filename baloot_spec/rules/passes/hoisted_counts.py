@@ -43,10 +43,23 @@ PREFIX = "_cn"   # (the lists' names: no other generated name starts so)
 
 
 def hoisted_counts(function: ast.FunctionDef) -> ast.FunctionDef:
-    """`function` with its counts in loops rewritten (in place, returned)."""
-    names = Counter(node.id for node in walk(function) if isinstance(node, ast.Name))
-    function.body = _block(function.body, None, names, [0])
+    """`function` with its counts in loops rewritten (in place, returned). (What a count needs
+    to be checked against, the names the function reads and what a loop changes, is gathered
+    only once a count in a loop is found: most functions have none.)"""
+    function.body = _block(function.body, None, _Names(function), [0])
     return function
+
+
+class _Names:
+    """How many times each name occurs in the function, counted when first asked."""
+
+    def __init__(self, function: ast.FunctionDef):
+        self.function, self.counts = function, None
+
+    def __getitem__(self, identifier: str) -> int:
+        if self.counts is None:
+            self.counts = Counter(node.id for node in walk(self.function) if type(node) is ast.Name)
+        return self.counts[identifier]
 
 
 class _Loop:
@@ -55,18 +68,25 @@ class _Loop:
     def __init__(self, node: ast.For):
         self.node = node
         self.lists: dict = {}
-        self.changed = {sub.id for sub in walk(node) if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load)}
-        self.called = {sub.value.id for sub in walk(node)
-                       if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)}
+        self.seen = None
+
+    def leaves(self, identifier: str) -> bool:
+        """Whether the loop neither assigns `identifier` nor reads an attribute of it (a method
+        call: `xs.append`)."""
+        if self.seen is None:
+            self.seen = {sub.id for sub in walk(self.node) if type(sub) is ast.Name and type(sub.ctx) is not ast.Load}
+            self.seen.update(sub.value.id for sub in walk(self.node)
+                             if type(sub) is ast.Attribute and type(sub.value) is ast.Name)
+        return identifier not in self.seen
 
 
-def _block(statements: list, loop: _Loop | None, names: Counter, fresh: list) -> list:
+def _block(statements: list, loop: _Loop | None, names: _Names, fresh: list) -> list:
     out = []
     i = 0
     while i < len(statements):
         statement = statements[i]
         found = _count(statement, statements[i + 1], names) if loop is not None and i + 1 < len(statements) else None
-        if found is not None and found[1] not in loop.changed and found[1] not in loop.called:
+        if found is not None and loop.leaves(found[1]):
             total, items, item, field, value = found
             key = (items, field)
             made = loop.lists.get(key)
@@ -98,7 +118,7 @@ def _block(statements: list, loop: _Loop | None, names: Counter, fresh: list) ->
     return out
 
 
-def _count(start: ast.stmt, loop: ast.stmt, names: Counter):
+def _count(start: ast.stmt, loop: ast.stmt, names: _Names):
     """(total, list, item, attribute, value) if `start; loop` is `total = 0; for item in list:
     if not item.attribute == value: continue; total += 1` with `value` a name other than the
     item or a plain literal, and the item read nowhere else in the function; else None."""
