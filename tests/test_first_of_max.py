@@ -10,7 +10,7 @@ import pytest
 
 from baloot_spec.expr import tree as t
 from baloot_spec.expr.builtins import Rec
-from baloot_spec.expr.first_of_max import _first_of_max, first_of_max, same
+from baloot_spec.expr.first_of_max import first_of_max, greatest_key_item, same
 from baloot_spec.expr.types import ANY, list_of
 from baloot_spec.rules import load_variant
 
@@ -71,7 +71,7 @@ def test_the_helper_is_first_where_the_key_is_the_greatest():
         keys = [[rng.randint(0, 2), rng.randint(0, 1)] for _ in range(rng.randint(0, 5))]
         items = [object() for _ in keys]
         best = max(keys) if keys else None
-        assert _first_of_max(keys, items) is next((x for x, k in zip(items, keys) if k == best), None)
+        assert greatest_key_item(keys, items) is next((x for x, k in zip(items, keys) if k == best), None)
 
 
 def test_the_default_rules_compare_the_projects_in_one_pass_with_the_definitions_answer():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import chain
 
-from .runs import _runs
+from .runs import runs as _runs
 
 
 class Rec(dict):

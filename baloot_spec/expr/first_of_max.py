@@ -28,10 +28,10 @@ from dataclasses import fields
 from . import tree as t
 from .types import list_of
 
-HELPER = "_first_of_max"
+HELPER = "_first_of_max"   # (greatest_key_item, as the generated code names it: rules/compiled.py)
 
 
-def _first_of_max(keys, items):
+def greatest_key_item(keys, items):
     """first(x for x in items if key(x) == max(keys)) given keys = [key(x) for x in items]."""
     return items[keys.index(max(keys))] if keys else None
 

@@ -46,7 +46,7 @@ def _run_bits(order: tuple) -> tuple:
     return entry
 
 
-def _runs(cards, order, min_len):
+def runs(cards, order, min_len):
     """Maximal runs of cards of one suit that are consecutive in `order` (strongest first),
     suits in alphabetical order."""
     key = tuple(order)
