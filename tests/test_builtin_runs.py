@@ -5,6 +5,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from baloot_spec.cards import Card
+from baloot_spec.expr import runs
 from baloot_spec.expr.builtins import _runs
 
 RANKS = "A K Q J T 9 8 7".split()
@@ -48,3 +49,41 @@ def test_runs_match_the_reference(seed, order, min_len):
         assert sum(map(len, result)) <= len(cards)
     else:
         assert result == reference(cards, order, min_len)
+
+
+def test_distinct_cards_of_the_order_take_the_bits_not_the_general_way(monkeypatch):
+    """Once an order's cards are known, a hand of distinct cards whose ranks are all in it is cut
+    by its bits (expr/runs.py), with the same answer as the general way; a card given twice, a
+    rank not in the order or a suit not seen yet still go the general way."""
+    monkeypatch.setattr(runs, "_RUN_TABLES", {})
+    monkeypatch.setattr(runs, "_RUN_BITS", {})
+    spades = [Card(r, "S") for r in RANKS]
+    hand = [Card(r, s) for r, s in ["KS", "AS", "QS", "9S", "JH", "TH", "9H", "8H"]]
+    assert _runs(spades, RANKS, 3) == [spades]   # (the general way: the order's first cards)
+    general = runs._runs_by_codes
+    taken = []
+
+    def counted(cards, key, min_len):
+        taken.append(list(cards))
+        return general(cards, key, min_len)
+
+    monkeypatch.setattr(runs, "_runs_by_codes", counted)
+    assert _runs(hand, RANKS, 3) == reference(hand, RANKS, 3)   # a suit not seen yet (H): the general way
+    assert len(taken) == 1
+    for min_len in range(-1, 10):
+        assert _runs(hand, RANKS, min_len) == reference(hand, RANKS, min_len)
+    assert len(taken) == 1   # (both suits known now: the bits)
+    assert _runs(hand + [hand[0]], RANKS, 3) == general(hand + [hand[0]], tuple(RANKS), 3)
+    assert _runs(hand[:3] + [Card("Z", "S")], RANKS, 3) == [hand[1:2] + hand[:1] + hand[2:3]]
+    assert len(taken) == 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from([RANKS, ["A", "K", "Q"], RANKS + ["X"], ["7"]]), st.integers(-1, 9))
+def test_the_bits_and_the_general_way_agree(seed, order, min_len):
+    rng = random.Random(seed)
+    cards = rng.sample(CARDS, rng.randint(0, 12))
+    if cards and rng.random() < 0.2:
+        cards.append(rng.choice(cards))
+    _runs(CARDS, order, 1)   # (every card known with this order: the bits are there)
+    assert _runs(cards, order, min_len) == runs._runs_by_codes(cards, tuple(order), min_len)

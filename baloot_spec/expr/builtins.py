@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from itertools import chain
 
+from .runs import runs as _runs
+
 
 class Rec(dict):
     """A record value built by a rule expression (`{name: ..., cards: ...}`) or by `map(...)`.
@@ -181,53 +183,6 @@ def _index(xs, x):
         return xs.index(x)
     except ValueError:
         return -1
-
-
-_RUN_TABLES: dict = {}   # tuple(order) -> (suits seen, sorted; {card: code}; {code: card})
-
-
-def _run_table(order: tuple, cards):
-    """Each card of a rank in `order` as one int: suit (alphabetical among the suits seen) * 64
-    + the rank's place, so that a run is consecutive ints; the table grows with new suits."""
-    suits, codes, cards_of = _RUN_TABLES.get(order, ((), {}, {}))
-    if order not in _RUN_TABLES or any(card not in codes for card in cards):
-        suits = tuple(sorted(set(suits) | {card.suit for card in cards}))
-        place = {rank: i for i, rank in enumerate(order)}
-        known = set(codes) | set(cards)
-        codes = {card: (suits.index(card.suit) * 64 + place[card.rank] if card.rank in place else None) for card in known}
-        cards_of = {code: card for card, code in codes.items() if code is not None}
-        _RUN_TABLES[order] = (suits, codes, cards_of)
-    return codes, cards_of
-
-
-def _runs(cards, order, min_len):
-    """Maximal runs of cards of one suit that are consecutive in `order` (strongest first),
-    suits in alphabetical order."""
-    key = tuple(order)
-    if len(key) >= 64:   # (no deck has that many ranks; the codes would overlap)
-        raise ValueError("runs(): an order of 64 ranks or more")
-    entry = _RUN_TABLES.get(key)
-    try:
-        found = list(map(entry[1].__getitem__, cards))   # (C-level: no frame per card)
-    except (KeyError, TypeError):   # a card (or a suit) not seen with this order yet
-        codes, _ = _run_table(key, cards)
-        found = list(map(codes.__getitem__, cards))
-        entry = _RUN_TABLES[key]
-    if None in found:   # cards whose rank is not in `order`
-        found = [code for code in found if code is not None]
-    found.sort()
-    cards_of = entry[2]
-    runs, run, last = [], [], -2
-    for code in found:
-        if code != last + 1:
-            if run and len(run) >= min_len:
-                runs.append(list(map(cards_of.__getitem__, run)))
-            run = []
-        run.append(code)
-        last = code
-    if run and len(run) >= min_len:
-        runs.append(list(map(cards_of.__getitem__, run)))
-    return runs
 
 
 def _best_split(groups):

@@ -28,6 +28,7 @@ import operator
 from . import tree as t
 from .astutil import clone, walk
 from .builtin_forms import record_has, written_builtin
+from .first_of_max import first_of_max
 from .lengths import item_of, known_length, max_of_known_list, writable, written, written_index
 from .resolve import resolve
 from .scope import KNOBS, Scope
@@ -305,6 +306,8 @@ class Emitter:
 
     def _aggregate(self, node):
         kind, binder = node.kind, node.var
+        if kind == "first" and (found := first_of_max(self, node)) is not None:   # (expr/first_of_max.py)
+            return found
         var = f"v_{binder.name}{self.suffix}"
         if (kind in ("max", "min", "sum") and node.cond is None and type(node.elem) is t.Ref
                 and node.elem.kind == "local" and node.elem.binder is binder):

@@ -24,6 +24,7 @@ import itertools
 
 from .astutil import ComprehensionFinder, clone, walk
 from .builtin_forms import FROMKEYS
+from .first_of_max import HELPER as FIRST_OF_MAX
 from .emit import SUM_OF_INTS
 
 # Names the generated code never rebinds within a function: reading them early or late is the
@@ -31,7 +32,7 @@ from .emit import SUM_OF_INTS
 _STABLE_PREFIXES = ("k_", "b_", "f_", "v_", "_R", "_LazyMap", "_t", "_l")
 _STABLE_NAMES = frozenset({"S", "A", "C", "V", "None", "True", "False", "len", "max", "min", "sum", SUM_OF_INTS, "any",
                            "all",
-                           "next", "map", FROMKEYS})
+                           "next", "map", FROMKEYS, FIRST_OF_MAX})
 
 
 def lower_function(function: ast.FunctionDef) -> ast.FunctionDef:
