@@ -12,6 +12,7 @@ import ast
 import itertools
 
 from ..engine.state import CURRENT_TRICK
+from .collector import collector_paused
 from .compiled import CompiledPhase, CompiledRules, bind_phase, cached_phase, code_of, store_phase_code
 from .fuse import (fused_check, fused_effects, fused_facts, fused_narrow, guard_fn, narrow_by_length, phase_fn,
                    refusal_fn)
@@ -71,6 +72,11 @@ class PhaseSpecializer:
         return parts
 
     def specialized_code(self, phase_name: str, values: tuple):
+        """-> (the names of the phase's functions, the code of the module that defines them)."""
+        with collector_paused():   # (all of it makes code: rules/collector.py)
+            return self._specialized_code(phase_name, values)
+
+    def _specialized_code(self, phase_name: str, values: tuple):
         generic = self.compiled_phases[phase_name]
         item = next(ph for ph in self.rs.lists["phases"] if ph["name"] == phase_name)
         self.fixed.update(zip(generic.fixed, values))
