@@ -3,7 +3,9 @@
 PyYAML's SafeLoader composes the node graph (no tags, no objects: a hostile file can only fail
 to load); we build plain dicts, lists and scalars from it, but strings remember their file,
 line, column and quoting, and mappings and lists remember their own position and their keys'.
-Duplicate keys, which PyYAML silently accepts, are an error here.
+Duplicate keys, which PyYAML silently accepts, are an error here. Where PyYAML has libyaml, its
+C parser gives the events for text both parsers read alike (rules/yamlc.py); anything else, and
+every refusal, goes through the pure-Python parser, whose values, positions and errors these are.
 """
 
 from __future__ import annotations
@@ -138,11 +140,25 @@ _BREAK_OR_BOM = re.compile("[\n\r\x85\u2028\u2029\ufeff]")   # (what Reader.forw
 
 
 _LOADER = []
+USE_LIBYAML = True   # (libyaml's parser first where PyYAML has it, as a fast path: rules/yamlc.py)
 
 
 def load_yaml_text(text: str, file: str = "<string>"):
     """Parse YAML text into LocDict/LocList/LocStr values; errors are RulesError with a location."""
     import yaml
+
+    from . import yamlc   # (here: a process whose rules come from the disk cache reads no YAML)
+    if USE_LIBYAML and yamlc.available() and yamlc.readable(text):
+        loader = None
+        try:   # (any refusal, or anything the C path is not sure to read alike: the Python path decides)
+            loader = yamlc.loader_class()(text)
+            node = loader.get_single_node()
+            return None if node is None else _build(node, loader, file)
+        except Exception:
+            pass
+        finally:
+            if loader is not None:
+                loader.dispose()
     if not _LOADER:
         _LOADER.append(_loader_class())
     lines = None
