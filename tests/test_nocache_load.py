@@ -77,6 +77,35 @@ def test_the_collector_is_paused_while_a_module_s_code_is_made(monkeypatch):
     assert seen == [False] and gc.isenabled()
 
 
+def test_the_collector_is_paused_over_all_of_a_phase_s_specialising_not_over_its_cache_lookup(monkeypatch):
+    """Step 109: paused over the whole of specialized_code (the rules re-emitted, the facts and
+    steps fused, the module made and compiled), not only where the module's functions are
+    lowered; a phase whose code comes from the disk cache is read with the collector on."""
+    import gc
+
+    from baloot_spec.rules import specialize
+    from baloot_spec.rules.compile import _VariantCompiler
+    from baloot_spec.rules.compiled import instantiate
+    from baloot_spec.rules.loader import resolve_variant
+    compiler = _VariantCompiler(resolve_variant("default"))
+    for stage in (compiler.state_types, compiler.functions, compiler.phases, compiler.rules, compiler.effects,
+                  compiler.scoring, compiler.keyed, compiler.fuse):
+        stage()
+    rules, namespace = instantiate(compiler.variant, compiler.plan())
+    seen = []
+    for name in ("rule_parts", "fact_parts"):
+        real = getattr(compiler, name)
+        monkeypatch.setattr(compiler, name, lambda *a, real=real, **k: seen.append(gc.isenabled()) or real(*a, **k))
+    assert gc.isenabled()
+    names, code = compiler.specialized_code("score", ("sun", None))
+    assert names["facts_all"] and code is not None
+    assert seen and not any(seen) and gc.isenabled()
+
+    monkeypatch.setattr(specialize, "cached_phase", lambda *a: seen.append(("cached", gc.isenabled())) or "found")
+    assert compiler.specializer(rules, namespace, "")("score", ("sun", None)) == "found"
+    assert seen[-1] == ("cached", True)
+
+
 def test_the_collector_is_not_paused_where_the_rules_come_from_the_disk_cache(monkeypatch):
     import gc
 
@@ -200,6 +229,7 @@ def test_the_yaml_reader_gives_every_position_as_pyyaml_reads_it(monkeypatch):
     from pathlib import Path
 
     from baloot_spec.rules import yamlpos
+    monkeypatch.setattr(yamlpos, "USE_LIBYAML", False)   # (the pure-Python reader's forward: libyaml's path is step 109's)
     root = Path(__file__).resolve().parent.parent / "rules"
     texts = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(root.rglob("*.yaml"))]
     texts += [(f"tricky{i}", text) for i, text in enumerate(_TRICKY)]

@@ -36,8 +36,8 @@ def generated_sources(presets=PRESETS, contracts=CONTRACTS) -> list:
         seen.append((filename, source))
         return code_of(source, filename)
     compiled.code_of = recording
-    import baloot_spec.rules.compile as compile_module   # (it imported code_of by name)
-    compile_module.code_of = recording
+    import baloot_spec.rules.specialize as specialize   # (it imported code_of by name: the specialised phases)
+    specialize.code_of = recording
     try:
         for preset in presets:
             rules = load_variant(preset)
@@ -46,7 +46,7 @@ def generated_sources(presets=PRESETS, contracts=CONTRACTS) -> list:
                     for values in contracts:
                         rules.specialized(name, values)
     finally:
-        compiled.code_of = compile_module.code_of = code_of
+        compiled.code_of = specialize.code_of = code_of
     return seen
 
 

@@ -17,7 +17,7 @@ The stages, in order (compile_variant reads as this list):
    compiled with the builtin `compile` and cached by the variant hash.
 
 A phase that fixes state (the contract) is compiled again per value of it when first entered
-(`specialized_code`): the same stages with that state folded in. Rule text never reaches
+(specialize.py): the same stages with that state folded in. Rule text never reaches
 `exec`: only code generated from the checked tree does, and its globals are the documented
 builtins, the constants, and a restricted set of Python builtins. What the compilation makes (a
 plan: the generated source, and phases and rules that name its functions) is bound to callables
@@ -29,7 +29,7 @@ from __future__ import annotations
 import ast
 import itertools
 
-from ..engine.state import CURRENT_TRICK, RESULT_LEADING
+from ..engine.state import RESULT_LEADING
 from ..errors import RulesError
 from ..expr.emit import emit as emit_expression
 from ..expr.parser import TREES
@@ -38,10 +38,10 @@ from ..expr.scope import Scope
 from ..expr.unroll import short_lists, unroll
 from ..suggest import did_you_mean
 from . import cache as disk_cache
-from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, bind_phase, cached_phase, code_of,
-                       instantiate, store_phase_code, store_plan, table_and_deck)
-from .fuse import (fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, narrow_by_length,
-                   phase_fn, record_of, refusal_fn)
+from .compiled import (CompiledEffect, CompiledPhase, CompiledRule, CompiledRules, instantiate, store_plan,
+                       table_and_deck)
+from .fuse import (fused_check, fused_effects, fused_facts, fused_narrow, fused_steps, guard_fn, phase_fn, record_of,
+                   refusal_fn)
 from .loader import Variant
 from .module import ModuleBuilder
 from .passes.card_tables import CardTables
@@ -53,6 +53,7 @@ from .scored import fused_scored, literal_facts, typed_step
 from .passes.lazy_maps import held_containers, lazy_maps
 from .passes.state_types import state_types as infer_state_types
 from .scopes import MATCH_CONTEXT, VariantScopes, names_in, plain
+from .specialize import PhaseSpecializer, candidates_of
 from .source import source_of, text_of
 from .template import template
 
@@ -98,7 +99,7 @@ def _compiled_plan(variant: Variant, observe=None, knobs_as_data: bool = False):
     return compiler, plan
 
 
-class _VariantCompiler:
+class _VariantCompiler(PhaseSpecializer):
     """The stages of compile_variant, sharing the variant's scopes and its module builder."""
 
     def __init__(self, variant: Variant, observe=None, knobs_as_data: bool = False):
@@ -364,7 +365,7 @@ class _VariantCompiler:
         for name, parts in self.fused.items():
             phase = self.compiled_phases[name]
             phase.narrow_over_cards = phase.kind == "tricks" and all(reads_only_card(f[2]) for f in parts.get("filter", []))
-            phase.narrow = fused_narrow(builder, parts.get("filter", []), _candidates_of(phase), phase.narrow_over_cards)
+            phase.narrow = fused_narrow(builder, parts.get("filter", []), candidates_of(phase), phase.narrow_over_cards)
             phase.narrows = (phase.narrow,) * self.seats if phase.kind == "tricks" else ()
             phase.check = fused_check(builder, parts.get("check", []))
             phase.effects = {on: fused_effects(builder, parts.get(on, []), domains_of(phase.actions) if on == "action" else None)
@@ -394,103 +395,6 @@ class _VariantCompiler:
                 "indexable": sorted(scopes.indexable), "rules_by_id": self.rules_by_id, "source": self.builder.source(),
                 "facts_all": self.facts_all, "steps_all": self.steps_all, "facts_of": self.facts_of,
                 "score_of": self.score_of, "scored": self.scored_fn, "held_by_effects": sorted(self.held)}
-
-    # specialisation ----------------------------------------------------------------------------
-    def specializer(self, rules: CompiledRules, namespace: dict, source: str):
-        """(phase name, values of its fixed state) -> that phase compiled again with the values
-        folded in (the rules were checked above: this only re-emits them); its code is kept in
-        the disk cache (compiled.py)."""
-        def specialize(phase_name: str, values: tuple) -> CompiledPhase:
-            found = cached_phase(rules, namespace, phase_name, values)
-            if found is not None:
-                return found
-            names, code = self.specialized_code(phase_name, values)
-            store_phase_code(source, phase_name, values, names, code)
-            return bind_phase(self.compiled_phases[phase_name], names, code, namespace)
-        return specialize
-
-    @property
-    def seats(self) -> int:
-        return len(self.table.seats)
-
-    def _with_trick(self, length: int, make):
-        """What `make()` emits with the current trick's length known to be `length`."""
-        self.lengths[CURRENT_TRICK] = length
-        try:
-            return make()
-        finally:
-            self.lengths.clear()
-
-    def _narrows(self, out: ModuleBuilder, phase_name: str, over_cards: bool) -> tuple:
-        """The phase's narrow for each length of the current trick (a function made for one
-        length and the same as one made for a shorter one is that one)."""
-        made: dict = {}   # the dump of a function's body -> its name
-        names = []
-        for length in range(self.seats):
-            fn_name = self._with_trick(length, lambda: fused_narrow(out, self._filter_parts(phase_name), None, over_cards))
-            body = ast.dump(ast.Module(body=out.functions[-1].body, type_ignores=[]))
-            if body in made:
-                out.functions.pop()
-                fn_name = made[body]
-            names.append(made.setdefault(body, fn_name))
-        return tuple(names)
-
-    def _filter_parts(self, phase_name: str) -> list:
-        """(rule id, when, test, if_possible) of the phase's filters, emitted now."""
-        parts = []
-        for rule in self.rs.lists["rules"]:
-            if rule["phase"] == phase_name and "only" in rule:
-                _kind, _scope, when, test = self.rule_parts(rule)
-                parts.append((rule["id"], when, test, bool(rule.get("if_possible", False))))
-        return parts
-
-    def specialized_code(self, phase_name: str, values: tuple):
-        generic = self.compiled_phases[phase_name]
-        item = next(ph for ph in self.rs.lists["phases"] if ph["name"] == phase_name)
-        self.fixed.update(zip(generic.fixed, values))
-        self.inline_names = itertools.count(1)
-        self.tables = CardTables()
-        try:
-            out = ModuleBuilder()
-            parts: dict = {"filter": [], "check": [], "action": [], "exit": []}
-            tricks = generic.kind == "tricks"
-            for rule in self.rs.lists["rules"]:
-                if rule["phase"] == phase_name and not (tricks and "only" in rule):   # (filters: per length, below)
-                    kind, _scope, when, test = self.rule_parts(rule)
-                    parts[kind].append((rule["id"], when, test, bool(rule.get("if_possible", False))))
-            for effect in self.rs.lists["effects"]:
-                if effect["phase"] == phase_name and effect.get("at", "action") != "enter":
-                    on, when, values_of = self.effect_parts(effect)
-                    parts[on].append((effect["id"], when, values_of, tuple(effect["set"])))
-            scope = self.scopes.hand()
-            names = {"check": fused_check(out, parts["check"]),
-                     "action": fused_effects(out, parts["action"]), "exit": fused_effects(out, parts["exit"]),
-                     "next": phase_fn(out, "next", item, self.expr(item["next"], scope, item["id"])),
-                     "check_guard": guard_fn(out, parts["check"]), "action_guard": guard_fn(out, parts["action"]),
-                     "refusal_guard": refusal_fn(out, parts["check"])}
-            if tricks:   # the narrow per length of the current trick (and one that picks it), the winner for a full one
-                names["narrows"] = self._narrows(out, phase_name, generic.narrow_over_cards)
-                names["narrow"] = narrow_by_length(out, names["narrows"], CURRENT_TRICK)
-                names["winner"] = self._with_trick(self.seats, lambda: phase_fn(
-                    out, "winner", item, self.expr(item["winner"], scope, item["id"])))
-            else:
-                names["narrow"] = fused_narrow(out, parts["filter"], _candidates_of(generic), generic.narrow_over_cards)
-            if generic.kind == "calls":
-                names["turn"] = phase_fn(out, "turn", item, self.expr(item["turn"], scope, item["id"]))
-                names["end"] = phase_fn(out, "end", item, self.expr(item["end"], scope, item["id"]))
-            if generic.kind == "score":   # the facts with the contract folded in (no Hokum tests in a Sun), the steps with them
-                fact_parts = self.fact_parts()
-                names["facts_all"] = fused_facts(out, fact_parts)
-                names["scored"], names["facts_scored"] = self.scored(out, fact_parts)
-            out.statements += self.tables.statements()
-        finally:
-            self.fixed.clear()
-            self.tables = None
-        return names, code_of(out.source(), f"<rules {self.variant.hash} {phase_name} {values!r}>")
-
-
-def _candidates_of(phase) -> list | None:
-    return phase.call_candidates() if phase.kind == "calls" else None
 
 
 def _kept(test: ast.expr) -> ast.ListComp:

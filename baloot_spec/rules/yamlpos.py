@@ -3,7 +3,9 @@
 PyYAML's SafeLoader composes the node graph (no tags, no objects: a hostile file can only fail
 to load); we build plain dicts, lists and scalars from it, but strings remember their file,
 line, column and quoting, and mappings and lists remember their own position and their keys'.
-Duplicate keys, which PyYAML silently accepts, are an error here.
+Duplicate keys, which PyYAML silently accepts, are an error here. Where PyYAML has libyaml, its
+C parser gives the events for text both parsers read alike (rules/yamlc.py); anything else, and
+every refusal, goes through the pure-Python parser, whose values, positions and errors these are.
 """
 
 from __future__ import annotations
@@ -58,12 +60,30 @@ class LocList(list):
         return Location(self.file, self.line, self.column)
 
 
+_STR, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
+
+
 def _build(node, loader, file: str):
-    # (PyYAML is imported when YAML is read: a process whose rules come from the disk cache
-    # never reads any, and importing PyYAML takes ~40 ms)
-    import yaml
+    # (a node's kind by its class's `id`, scalars first: most nodes are; PyYAML is imported
+    # only when YAML is read: a process whose rules come from the disk cache never reads any)
     mark = node.start_mark
-    if isinstance(node, yaml.MappingNode):
+    kind = node.id
+    if kind == "scalar":
+        if node.tag == _STR:
+            value = node.value   # (what SafeConstructor makes of it: construct_yaml_str, no copy)
+        else:
+            if node.tag == _INT and len(node.value.lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
+                raise RulesError(f"an integer of more than {MAX_INT_DIGITS} digits",
+                                 Location(file, mark.line + 1, mark.column + 1))
+            value = loader.construct_object(node, deep=True)
+        if isinstance(value, str):
+            text = LocStr(value)
+            text.file, text.line, text.column = file, mark.line + 1, mark.column + 1
+            text.quoted = node.style in ("'", '"')
+            text.block = node.style in ("|", ">")
+            return text
+        return value
+    if kind == "mapping":
         out = LocDict()
         out.file, out.line, out.column = file, mark.line + 1, mark.column + 1
         loader.flatten_mapping(node)
@@ -79,20 +99,9 @@ def _build(node, loader, file: str):
             out.key_lines[key] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             out[str(key) if isinstance(key, LocStr) else key] = _build(value_node, loader, file)
         return out
-    if isinstance(node, yaml.SequenceNode):
-        out = LocList(_build(item, loader, file) for item in node.value)
-        out.file, out.line, out.column = file, mark.line + 1, mark.column + 1
-        return out
-    if node.tag == "tag:yaml.org,2002:int" and len(node.value.lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
-        raise RulesError(f"an integer of more than {MAX_INT_DIGITS} digits", Location(file, mark.line + 1, mark.column + 1))
-    value = loader.construct_object(node, deep=True)
-    if isinstance(value, str):
-        text = LocStr(value)
-        text.file, text.line, text.column = file, mark.line + 1, mark.column + 1
-        text.quoted = node.style in ("'", '"')
-        text.block = node.style in ("|", ">")
-        return text
-    return value
+    out = LocList(_build(item, loader, file) for item in node.value)
+    out.file, out.line, out.column = file, mark.line + 1, mark.column + 1
+    return out
 
 
 def _loader_class():
@@ -138,11 +147,25 @@ _BREAK_OR_BOM = re.compile("[\n\r\x85\u2028\u2029\ufeff]")   # (what Reader.forw
 
 
 _LOADER = []
+USE_LIBYAML = True   # (libyaml's parser first where PyYAML has it, as a fast path: rules/yamlc.py)
 
 
 def load_yaml_text(text: str, file: str = "<string>"):
     """Parse YAML text into LocDict/LocList/LocStr values; errors are RulesError with a location."""
     import yaml
+
+    from . import yamlc   # (here: a process whose rules come from the disk cache reads no YAML)
+    if USE_LIBYAML and yamlc.available() and yamlc.readable(text):
+        loader = None
+        try:   # (any refusal, or anything the C path is not sure to read alike: the Python path decides)
+            loader = yamlc.loader_class()(text)
+            node = loader.get_single_node()
+            return None if node is None else _build(node, loader, file)
+        except Exception:
+            pass
+        finally:
+            if loader is not None:
+                loader.dispose()
     if not _LOADER:
         _LOADER.append(_loader_class())
     lines = None
