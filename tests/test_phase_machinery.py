@@ -1,12 +1,14 @@
 """The phase machinery (engine/phases.py) reads what the compiler knows as values: a literal
 `next` as the phase's `goes_to` (no call), the fixed state's values by the phase's `fixed_of`
-(one getter). Same phases, same hands, same errors."""
+(one getter), the rest of the deal by one generated function per taker (Deal.deal_rest). Same
+phases, same hands, same errors."""
 
 import random
 from dataclasses import replace
 
 import pytest
 
+from baloot_spec.engine.deal import Deal
 from baloot_spec.engine.hand import Hand
 from baloot_spec.engine.random_play import play_random_hand
 from baloot_spec.errors import RuleRuntimeError
@@ -152,3 +154,67 @@ def test_a_phase_is_specialised_by_its_getter(rules):
     assert asked and set(asked) <= {n for n, p in rules.phases.items() if p.fixed}
     assert hand.result() == game.result()
     assert all(hand._phases[name] is rules._specialized[name, rules.phases[name].fixed_of(hand.state)] for name in set(asked))
+
+
+# ---- the rest of the deal, generated per taker -------------------------------------------------
+
+def _deck(rules):
+    cards = [c.text for c in rules.deck.cards]
+    random.Random(5).shuffle(cards)
+    return cards
+
+
+def _by_loop(deal, taker, hands, dealt):
+    for seat, cards in deal.complete(taker).items():
+        hands[seat] = hand = hands[seat] + cards
+        dealt[seat] = [*hand]
+
+
+@pytest.mark.parametrize("dealer", ["N", "E", "S", "W"])
+@pytest.mark.parametrize("taker", ["N", "E", "S", "W", "nobody"])
+def test_deal_rest_is_the_completion_loop(rules, dealer, taker):
+    deal = Deal(rules, dealer, {"deck": _deck(rules)})
+    hands = {seat: [*cards] for seat, cards in deal.initial.items()}
+    dealt = {seat: [] for seat in hands}
+    old = dict(hands)
+    expected_hands, expected_dealt = dict(hands), dict(dealt)
+    _by_loop(deal, taker, expected_hands, expected_dealt)
+    deal.deal_rest(taker, hands, dealt)
+    assert hands == expected_hands and dealt == expected_dealt
+    assert list(hands) == list(expected_hands) and list(dealt) == list(expected_dealt)
+    for seat in hands:
+        assert hands[seat] is not old[seat] and dealt[seat] is not hands[seat]
+        assert old[seat] == deal.initial[seat]   # (the hands before are not changed in place)
+    fills = rules._deal_plans[dealer].fills
+    if taker == "nobody":
+        assert taker not in fills
+    else:
+        assert fills[taker].__code__.co_filename == "<deal fill>"
+        made = fills[taker]
+        deal.deal_rest(taker, {s: [*c] for s, c in deal.initial.items()}, {s: [] for s in hands})
+        assert fills[taker] is made
+
+
+def test_deal_rest_of_a_hands_deal_takes_the_loop(rules):
+    spec = {"hands": {"W": ["JH", "9H", "AS", "KS", "QS", "7H", "8C", "7C"],
+                      "S": ["AH", "TH", "AC", "KC", "QC", "JS", "TS", "9S"],
+                      "E": ["KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"],
+                      "N": ["8H", "TC", "JC", "9C", "8D", "7D", "8S", "7S"]}, "public": "7H"}
+    deal = Deal(rules, "N", spec)
+    hands = {seat: [*cards] for seat, cards in deal.initial.items()}
+    dealt = {seat: [] for seat in hands}
+    expected_hands, expected_dealt = dict(hands), dict(dealt)
+    _by_loop(deal, "W", expected_hands, expected_dealt)
+    deal.deal_rest("W", hands, dealt)
+    assert hands == expected_hands and dealt == expected_dealt
+
+
+def test_hands_and_dealt_after_the_bidding_are_the_completion(rules):
+    for game in _hands(rules, 20, "rest"):
+        if game.state.thrown_in:
+            continue
+        deal = Deal(rules, game.deal.dealer, game.deal_spec)
+        taker = next(p for p in rules.phases.values() if p.kind == "deal_rest").taker(game.state)
+        received = deal.complete(taker)
+        for seat, cards in game.state.dealt.items():
+            assert cards == deal.initial[seat] + received[seat]

@@ -65,10 +65,7 @@ class Phases:
                 S.hands = dict(S.hands)
             if tables.copy_dealt:
                 S.dealt = dict(S.dealt)
-            hands, dealt = S.hands, S.dealt
-            for seat, cards in self.deal.complete(taker).items():   # (every seat: one loop, not two)
-                hands[seat] = hand = hands[seat] + cards
-                dealt[seat] = [*hand]
+            self.deal.deal_rest(taker, S.hands, S.dealt)   # (each hand a new list, dealt a copy of it)
             self._leave(phase)
         elif kind == "tricks":
             leader = phase.leader
