@@ -1,7 +1,7 @@
 """The phase machinery (engine/phases.py) reads what the compiler knows as values: a literal
 `next` as the phase's `goes_to` (no call), the fixed state's values by the phase's `fixed_of`
-(one getter), the rest of the deal by one generated function per taker (Deal.deal_rest). Same
-phases, same hands, same errors."""
+(one getter), the rest of the deal by one generated function per taker (Deal.deal_rest), and the
+seat to act in a calls phase without `_turn`'s frame. Same phases, same hands, same errors."""
 
 import random
 from dataclasses import replace
@@ -209,6 +209,19 @@ def test_deal_rest_of_a_hands_deal_takes_the_loop(rules):
     assert hands == expected_hands and dealt == expected_dealt
 
 
+def test_a_hand_dealt_from_a_deck_is_completed_by_its_fill(rules, monkeypatch):
+    played = [game for game in _hands(rules, 12, "fill") if not game.state.thrown_in]
+
+    def never(self, taker):
+        raise AssertionError("Deal.complete called")
+
+    monkeypatch.setattr(Deal, "complete", never)
+    for game in played:
+        hand = _replayed(rules, game)
+        assert hand.result() == game.result() and hand.state.dealt == game.state.dealt
+        assert hand.state.hands == game.state.hands == {seat: [] for seat in game.state.hands}
+
+
 def test_hands_and_dealt_after_the_bidding_are_the_completion(rules):
     for game in _hands(rules, 20, "rest"):
         if game.state.thrown_in:
@@ -218,3 +231,22 @@ def test_hands_and_dealt_after_the_bidding_are_the_completion(rules):
         received = deal.complete(taker)
         for seat, cards in game.state.dealt.items():
             assert cards == deal.initial[seat] + received[seat]
+
+
+# ---- the seat to act in a calls phase --------------------------------------------------------
+
+def test_legal_in_a_calls_phase_needs_no_turn_frame(rules, monkeypatch):
+    played = _hands(rules, 5, "turn")
+    calls = {}
+
+    def counting(self):
+        phase = self._now[0]
+        calls[phase.kind if phase is not None else None] = calls.get(phase.kind if phase is not None else None, 0) + 1
+        return real(self)
+
+    real = Hand._turn
+    monkeypatch.setattr(Hand, "_turn", counting)
+    for game in played:
+        hand = _replayed(rules, game)
+        assert hand.result() == game.result() and hand.events == game.events
+    assert "calls" not in calls

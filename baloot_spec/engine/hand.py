@@ -108,14 +108,19 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         an index among them; tools/BENCHMARKS.md, step 82)."""
         kept = self._kept
         if kept is None:
+            S = self.state
+            phase, table, _, _, _ = self._now
             seat = self._seat
             if seat is UNKNOWN:
-                seat = self._seat = self._turn()
+                if phase is not None and phase.kind == "calls":   # (_turn's answer, without its frame)
+                    turn = phase.turn
+                    seat = turn(S)   # (names its phase if it fails)
+                else:
+                    seat = self._turn()
+                self._seat = seat
             if seat is None:
                 self._kept = []
                 return []
-            S = self.state
-            phase, table, _, _, _ = self._now
             if S.actor != seat:
                 S.actor = seat
                 if S._memo:   # (see State: an empty memo is kept)
