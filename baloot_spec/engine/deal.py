@@ -257,6 +257,22 @@ class Deal:
         if self.exposed is not None and not any(self.exposed in cards for cards in self.initial.values()):
             raise DealError(f"the exposed card {self.exposed} is not among the cards dealt before the bidding", "deal.exposed")
 
+    def deal_rest(self, taker: str, hands: dict, dealt: dict) -> None:
+        """What a deal_rest phase does: each seat's hand in `hands` made a new list of its cards and
+        those it receives (complete), and `dealt[seat]` a copy of it, in dealing order. For a deck,
+        one function generated per taker (_filler): no dict of what each receives, no loop."""
+        if self.kind == "deck":
+            plan = self._plan
+            fill = plan.fills.get(taker)
+            if fill is None and taker in plan.order:   # (made once per variant, dealer and taker)
+                fill = plan.fills[taker] = _filler(plan.order, self.completion, taker)
+            if fill is not None:
+                fill(self.stock, self.public, hands, dealt)
+                return
+        for seat, cards in self.complete(taker).items():
+            hands[seat] = hand = hands[seat] + cards
+            dealt[seat] = [*hand]
+
     def complete(self, taker: str) -> dict:
         """The cards each seat receives after the bidding (the taker's include the public card)."""
         received = {}
@@ -296,7 +312,7 @@ class _Plan:
     only once a deck of the right length was read: a rules file's packets are bounded by nothing
     before (BALOOT_RULES_DIR), and packets of 10**8 must fail as a wrong deck, not fill memory."""
 
-    __slots__ = ("order", "packets", "first", "completion", "public", "split", "completes")
+    __slots__ = ("order", "packets", "first", "completion", "public", "split", "completes", "fills")
 
     def __init__(self, rules, dealer: str):
         self.order = rules.table.order_after(dealer)
@@ -306,6 +322,7 @@ class _Plan:
         self.public = bool(rules.deal["public"])
         self.split = None   # (made by Deal._from_deck, see above)
         self.completes = {}   # taker -> complete(stock, public): Deal.complete of a deck, generated
+        self.fills = {}   # taker -> fill(stock, public, hands, dealt): Deal.deal_rest of a deck, generated
 
 
 def _plan_of(rules, dealer: str) -> _Plan:
@@ -349,6 +366,23 @@ def _completer(order: tuple, completion: int, taker: str):
     namespace = {"__builtins__": {}, **seats}
     exec(compile(f"def complete(s, public):\n    return {{{', '.join(parts)}}}\n", "<deal complete>", "exec"), namespace)
     return namespace["complete"]
+
+
+def _filler(order: tuple, completion: int, taker: str):
+    """(stock, public, hands, dealt) -> None: each seat's hand a new list, its cards then those
+    `complete` gives it (the stock in dealing order, the taker's led by the public card), and
+    dealt[seat] a copy, seat by seat in dealing order (Deal.deal_rest's loop, generated once per
+    taker: only integers and global names are written into its source)."""
+    seats, lines, at = {}, [], 0
+    for index, seat in enumerate(order):
+        seats[f"g{index}"] = seat
+        count = completion - (seat == taker)
+        received = ["public"] * (seat == taker) + [f"s[{p}]" for p in range(at, at + count)]
+        at += count
+        lines += [f"    h[g{index}] = c = [*h[g{index}], {', '.join(received)}]", f"    d[g{index}] = [*c]"]
+    namespace = {"__builtins__": {}, **seats}
+    exec(compile("def fill(s, public, h, d):\n" + "\n".join(lines) + "\n", "<deal fill>", "exec"), namespace)
+    return namespace["fill"]
 
 
 def _dealt_positions(n_seats: int, packets: tuple) -> tuple:

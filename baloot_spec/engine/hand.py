@@ -11,22 +11,24 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ..errors import RuleRuntimeError
+from ..errors import RuleRuntimeError  # noqa: F401  (public here too: audit.py)
 from ..expr.builtins import Rec
 from .announcing import Announcing
 from .candidates import NOWHERE, UNKNOWN, logged_call, seat_event, tables_of
 from .deal import Deal, DealError
 from .judgement import NOT_IN_HAND, OUT_OF_TURN, WRONG_ACTION, Judging  # noqa: F401  (public here too)
+from .phases import Phases
 from .random_cards import RandomCards
 from .results import match_step, run_rule, score_facts  # noqa: F401  (public here too)
 from .scores import OVER, Scores
 from .state import Play, State, Trick
 
 
-class Hand(Judging, Announcing, RandomCards, Scores):
+class Hand(Judging, Announcing, RandomCards, Scores, Phases):
     """A hand being played under one compiled variant. The judgement of an event (engine/judgement.py),
     the announcement questions (engine/announcing.py), the random player's cards
-    (engine/random_cards.py) and its score and result (engine/scores.py) are its mixins."""
+    (engine/random_cards.py), its score and result (engine/scores.py) and the entering and
+    leaving of its phases (engine/phases.py) are its mixins."""
 
     # (slots: the machinery reads these on every action; copy() copies them by name)
     __slots__ = ("rules", "deal", "deal_spec", "state", "events", "_seat", "_kept", "facts", "_score", "_shown",
@@ -106,14 +108,19 @@ class Hand(Judging, Announcing, RandomCards, Scores):
         an index among them; tools/BENCHMARKS.md, step 82)."""
         kept = self._kept
         if kept is None:
+            S = self.state
+            phase, table, _, _, _ = self._now
             seat = self._seat
             if seat is UNKNOWN:
-                seat = self._seat = self._turn()
+                if phase is not None and phase.kind == "calls":   # (_turn's answer, without its frame)
+                    turn = phase.turn
+                    seat = turn(S)   # (names its phase if it fails)
+                else:
+                    seat = self._turn()
+                self._seat = seat
             if seat is None:
                 self._kept = []
                 return []
-            S = self.state
-            phase, table, _, _, _ = self._now
             if S.actor != seat:
                 S.actor = seat
                 if S._memo:   # (see State: an empty memo is kept)
@@ -309,134 +316,6 @@ class Hand(Judging, Announcing, RandomCards, Scores):
         self._kept = None
         if S._memo:   # (see State: an empty memo is kept)
             S._memo = {}
-
-    # ---- machinery --------------------------------------------------------------------------
-    def phase_rule_id(self) -> str | None:
-        """The id of the current phase (what gives the turn), None when the hand is over."""
-        return None if self.is_over() else self._phases[self.state.phase].id
-
-    def _enter(self, name: str) -> None:
-        S = self.state
-        S.actor = None
-        if S._memo:   # (see State: an empty memo is kept)
-            S._memo = {}
-        if name == OVER:
-            S.phase = OVER
-            self._now = NOWHERE
-            return
-        phase = self._phases.get(name)
-        if phase is None:
-            raise RuleRuntimeError("phases", KeyError(f"no phase named {name!r}"))
-        S.phase = name
-        if phase.on_enter:   # (a phase with no enter effect: its fused function would do nothing)
-            phase.effects["enter"](S, None)
-        if phase.fixed:   # from here on the phase runs code compiled for these values
-            values = tuple(map(S.__getattribute__, phase.fixed))
-            rules = self.rules
-            special = rules._specialized.get((name, values))   # (what specialized() keeps, read without its call)
-            if special is None:
-                special = rules.specialized(name, values)
-            phase = self._phases[name] = special
-        # (_Tables.now's tuple read without its call; a score phase is left at once: only if it fails)
-        tables = self._tables
-        kind = phase.kind
-        if kind != "score" or phase.facts_scored is None:
-            now = tables._by_phase.get(id(phase))
-            if now is None or now[0] is not phase:
-                now = tables.now(phase, name)
-            self._now = now
-        if kind == "calls":   # (_settle written out)
-            end = phase.end
-            if end(S):
-                self._leave(phase)
-        elif kind == "deal_rest":
-            taker = phase.taker(S)
-            if tables.copy_hands:   # (an effect may hold them: see IN_PLACE, state.py)
-                S.hands = dict(S.hands)
-            if tables.copy_dealt:
-                S.dealt = dict(S.dealt)
-            hands, dealt = S.hands, S.dealt
-            for seat, cards in self.deal.complete(taker).items():   # (every seat: one loop, not two)
-                hands[seat] = hand = hands[seat] + cards
-                dealt[seat] = [*hand]
-            self._leave(phase)
-        elif kind == "tricks":
-            leader = phase.leader
-            S.leader = leader(S)
-        elif kind == "score":
-            rules = self.rules
-            whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
-            if whole is not None:
-                try:
-                    self.facts, self._shown = whole(S)   # (the result itself: engine/scores.py)
-                except BaseException:
-                    self._failed_scoring(phase, name)
-                    raise
-                return self._leave(phase)
-            values = (phase.facts_all or rules.facts_all)(S)
-            scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
-            if scored is None:
-                self.facts = rules.facts_of(values)
-                self.score = rules.score_of(rules.steps_all(values))
-            else:
-                try:
-                    self.facts, self.score = scored(values)
-                except BaseException:   # (a step failed: the facts were already there)
-                    self.facts = rules.facts_of(values)
-                    raise
-            self._leave(phase)
-
-    def _failed_scoring(self, phase, name: str) -> None:
-        """Still in the phase, with its tables; its facts if they can be made (a step failed), else none."""
-        self._now = self._tables.now(phase, name)
-        try:
-            self.facts = self.rules.facts_of((phase.facts_all or self.rules.facts_all)(self.state))
-        except BaseException:
-            pass
-
-    def _resume(self, name: str, enter: bool) -> None:
-        """Be in phase `name` with the state as a position set it (engine/position.py): entered as
-        usual (its entry effects run), or with enter=False as it stands (the position carries
-        what the entry effects set)."""
-        if enter:
-            self._enter(name)
-        else:
-            S = self.state
-            S.actor = None
-            if S._memo:   # (see State: an empty memo is kept)
-                S._memo = {}
-            S.phase = name
-            phase = self._phases[name]
-            if phase.fixed:
-                phase = self._phases[name] = self.rules.specialized(name, tuple(map(S.__getattribute__, phase.fixed)))
-            self._now = self._tables.now(phase, name)
-        self._seat = UNKNOWN
-        self._kept = None
-
-    def _settle(self) -> None:
-        S = self.state
-        phase = self._now[0]
-        end = phase.end
-        if phase.kind == "calls" and end(S):
-            self._leave(phase)
-
-    def _leave(self, phase) -> None:
-        S = self.state
-        if S.actor is not None:
-            S.actor = None
-            if S._memo:   # (see State: an empty memo is kept)
-                S._memo = {}
-        if phase.on_exit:
-            phase.effects["exit"](S, None)
-        following = phase.next
-        self._enter(following(S))
-
-    def _set_actor(self, seat) -> None:
-        S = self.state
-        if S.actor != seat:
-            S.actor = seat
-            if S._memo:   # (see State: an empty memo is kept)
-                S._memo = {}
 
 
 _EVENT_OF = attrgetter("_event")

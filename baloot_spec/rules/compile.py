@@ -47,7 +47,7 @@ from .module import ModuleBuilder
 from .passes.card_tables import CardTables
 from .passes.cards import reads_only_card
 from .passes.dispatch import domains_of
-from .passes.flow import following as phases_following, written_after
+from .passes.flow import always_next, following as phases_following, written_after
 from .passes.keyed import compared, constant_function, key_fields, keyed_function, read_only, table_statements
 from .scored import fused_scored, literal_facts, typed_step
 from .passes.lazy_maps import held_containers, lazy_maps
@@ -185,7 +185,7 @@ class _VariantCompiler(PhaseSpecializer):
             # comparison or a dict lookup only for exact str, not the loader's located strings; they
             # are interned with the rest of the plan's strings, compiled.interned)
             cp = CompiledPhase(name=str(ph["name"]), kind=str(ph["kind"]), id=str(ph["id"]), source=ph.get("source"),
-                               next=phase_fn(builder, "next", ph, self.nexts[ph["name"]]))
+                               next=phase_fn(builder, "next", ph, self.nexts[ph["name"]]), goes_to=always_next(self.nexts[ph["name"]]))
             if ph["kind"] == "calls":
                 for action, params in ph["actions"].items():
                     cp.actions[action] = {name: (list(self.deck.suits) if dom == "suits" else [plain(v) for v in dom])

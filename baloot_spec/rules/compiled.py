@@ -16,6 +16,7 @@ import marshal
 import sys
 from dataclasses import dataclass, field, replace
 from itertools import product
+from operator import attrgetter
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
@@ -103,6 +104,12 @@ class CompiledPhase:
     facts_all: object = None     # score, specialised: the facts for its fixed state (else CompiledRules.facts_all)
     scored: object = None        # score, specialised: the steps over those facts (else CompiledRules.scored)
     facts_scored: object = None  # score, specialised: facts and steps from the state, no namespace (scored.py)
+    # `next` when it is a literal (passes/flow.py always_next): the name the engine reads instead of
+    # calling `next`, which cannot fail; None: `next` is called. A specialised phase keeps the generic's.
+    goes_to: str | None = None
+    # f(S) -> the values of `fixed` in S, the tuple specialized() is keyed by (fixed_getter; made
+    # with the rules, not kept in a plan): one C call where tuple(map(S.__getattribute__, fixed)) made five
+    fixed_of: object = None
 
     def call_candidates(self) -> list:
         """Every call a `calls` phase offers, as (type, {parameter: value}), in the order the
@@ -215,7 +222,8 @@ def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tu
     phases = {sys.intern(name): replace(phase, name=sys.intern(phase.name), kind=sys.intern(phase.kind),
                                         action=phase.action and sys.intern(phase.action),
                                         actions=interned(phase.actions), annotations=interned(phase.annotations),
-                                        fixed=interned(phase.fixed))
+                                        fixed=interned(phase.fixed), goes_to=phase.goes_to and sys.intern(phase.goes_to),
+                                        fixed_of=fixed_getter(phase.fixed))
               for name, phase in phases.items()}
     steps = {part: [(name, step_id, namespace[ref]) for name, step_id, ref in plan[part]] for part in ("facts", "scoring", "match")}
     rules = CompiledRules(variant, table, deck, plan["deal"], plan["state_init"], phases, plan["first_phase"],
@@ -225,6 +233,17 @@ def instantiate(variant: Variant, plan: dict, filename: str | None = None) -> tu
                           namespace[plan["facts_of"]], namespace[plan["score_of"]],
                           namespace[plan["scored"]] if plan["scored"] else None, frozenset(plan["held_by_effects"]))
     return rules, namespace
+
+
+def fixed_getter(names: tuple):
+    """f(S) -> the tuple of S's values of `names`, in order (None for no names): `attrgetter` of
+    two names or more gives that tuple itself; of one, its value, made a 1-tuple."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda S: (one(S),)
+    return None
 
 
 def interned(value):
@@ -311,7 +330,9 @@ def bind_phase(generic: CompiledPhase, names: dict, code, namespace: dict) -> Co
     exec(code, space)  # generated source only
     fns = {k: (space[v] if v else None) for k, v in names.items() if k != "narrows"}
     narrows = tuple(space[v] for v in names["narrows"]) if names.get("narrows") else (fns["narrow"],) * len(generic.narrows)
+    # (the generic may be the compiler's own, not the rules': its getter and goes_to made here too)
     return replace(generic, narrow=fns["narrow"], narrows=narrows, check=fns["check"], next=fns["next"],
+                   fixed_of=fixed_getter(generic.fixed), goes_to=generic.goes_to and sys.intern(generic.goes_to),
                    check_guard=fns["check_guard"], action_guard=fns["action_guard"],
                    refusal_guard=fns.get("refusal_guard"),
                    effects={"enter": generic.effects["enter"], "action": fns["action"], "exit": fns["exit"]},

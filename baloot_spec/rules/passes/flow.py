@@ -56,3 +56,9 @@ def next_names(node: ast.expr, names) -> set:
         return False
 
     return found if walk(node) else set(names)
+
+
+def always_next(node: ast.expr) -> str | None:
+    """The name a generated `next` always gives when it is one string literal (the engine reads it
+    as a value: no call, no frame, when a phase is left), else None (the engine calls `next`)."""
+    return str(node.value) if isinstance(node, ast.Constant) and isinstance(node.value, str) else None

@@ -1,0 +1,149 @@
+"""Entering and leaving the phases of a hand (Hand's mixin): the generic machinery between the
+events, driven by each compiled phase's kind, its enter and exit effects and its `next`.
+
+It runs a few times a hand (six phases entered in a played hand), and each entry is work the
+oracle, which has no phases, does not do: what is known when the rules are compiled is read as
+a value here (a literal `next` as the phase's `goes_to`; the fixed state's values by the phase's
+one getter, `fixed_of`), not worked out per hand (tools/BENCHMARKS.md, step 111).
+"""
+
+from __future__ import annotations
+
+from ..errors import RuleRuntimeError
+from .candidates import NOWHERE, UNKNOWN
+from .scores import OVER
+
+
+class Phases:
+    """Hand's phase machinery, over the hand's slots (`state`, `rules`, `deal`, `_phases`: each
+    phase as compiled for this hand, `_tables`, `_now`, `_seat`, `_kept`, `facts`)."""
+
+    __slots__ = ()
+
+    def phase_rule_id(self) -> str | None:
+        """The id of the current phase (what gives the turn), None when the hand is over."""
+        return None if self.is_over() else self._phases[self.state.phase].id
+
+    def _enter(self, name: str) -> None:
+        S = self.state
+        S.actor = None
+        if S._memo:   # (see State: an empty memo is kept)
+            S._memo = {}
+        if name == OVER:
+            S.phase = OVER
+            self._now = NOWHERE
+            return
+        phase = self._phases.get(name)
+        if phase is None:
+            raise RuleRuntimeError("phases", KeyError(f"no phase named {name!r}"))
+        S.phase = name
+        if phase.on_enter:   # (a phase with no enter effect: its fused function would do nothing)
+            phase.effects["enter"](S, None)
+        if phase.fixed:   # from here on the phase runs code compiled for these values
+            fixed_of = phase.fixed_of   # (one getter: tuple(map(S.__getattribute__, ...)) was ~0.8 µs)
+            key = (name, fixed_of(S))
+            rules = self.rules
+            special = rules._specialized.get(key)   # (what specialized() keeps, read without its call)
+            if special is None:
+                special = rules.specialized(*key)
+            phase = self._phases[name] = special
+        # (_Tables.now's tuple read without its call; a score phase is left at once: only if it fails)
+        tables = self._tables
+        kind = phase.kind
+        if kind != "score" or phase.facts_scored is None:
+            now = tables._by_phase.get(id(phase))
+            if now is None or now[0] is not phase:
+                now = tables.now(phase, name)
+            self._now = now
+        if kind == "calls":   # (_settle written out)
+            end = phase.end
+            if end(S):
+                self._leave(phase)
+        elif kind == "deal_rest":
+            taker = phase.taker(S)
+            if tables.copy_hands:   # (an effect may hold them: see IN_PLACE, state.py)
+                S.hands = dict(S.hands)
+            if tables.copy_dealt:
+                S.dealt = dict(S.dealt)
+            self.deal.deal_rest(taker, S.hands, S.dealt)   # (each hand a new list, dealt a copy of it)
+            self._leave(phase)
+        elif kind == "tricks":
+            leader = phase.leader
+            S.leader = leader(S)
+        elif kind == "score":
+            rules = self.rules
+            whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
+            if whole is not None:
+                try:
+                    self.facts, self._shown = whole(S)   # (the result itself: engine/scores.py)
+                except BaseException:
+                    self._failed_scoring(phase, name)
+                    raise
+                return self._leave(phase)
+            values = (phase.facts_all or rules.facts_all)(S)
+            scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
+            if scored is None:
+                self.facts = rules.facts_of(values)
+                self.score = rules.score_of(rules.steps_all(values))
+            else:
+                try:
+                    self.facts, self.score = scored(values)
+                except BaseException:   # (a step failed: the facts were already there)
+                    self.facts = rules.facts_of(values)
+                    raise
+            self._leave(phase)
+
+    def _failed_scoring(self, phase, name: str) -> None:
+        """Still in the phase, with its tables; its facts if they can be made (a step failed), else none."""
+        self._now = self._tables.now(phase, name)
+        try:
+            self.facts = self.rules.facts_of((phase.facts_all or self.rules.facts_all)(self.state))
+        except BaseException:
+            pass
+
+    def _resume(self, name: str, enter: bool) -> None:
+        """Be in phase `name` with the state as a position set it (engine/position.py): entered as
+        usual (its entry effects run), or with enter=False as it stands (the position carries
+        what the entry effects set)."""
+        if enter:
+            self._enter(name)
+        else:
+            S = self.state
+            S.actor = None
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
+            S.phase = name
+            phase = self._phases[name]
+            if phase.fixed:
+                phase = self._phases[name] = self.rules.specialized(name, phase.fixed_of(S))
+            self._now = self._tables.now(phase, name)
+        self._seat = UNKNOWN
+        self._kept = None
+
+    def _settle(self) -> None:
+        S = self.state
+        phase = self._now[0]
+        end = phase.end
+        if phase.kind == "calls" and end(S):
+            self._leave(phase)
+
+    def _leave(self, phase) -> None:
+        S = self.state
+        if S.actor is not None:
+            S.actor = None
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
+        if phase.on_exit:
+            phase.effects["exit"](S, None)
+        following = phase.goes_to   # (a literal `next`, read: no call)
+        if following is None:
+            following = phase.next
+            following = following(S)   # (names its phase if it fails)
+        self._enter(following)
+
+    def _set_actor(self, seat) -> None:
+        S = self.state
+        if S.actor != seat:
+            S.actor = seat
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
