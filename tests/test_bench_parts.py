@@ -47,4 +47,7 @@ def test_by_part_prints_every_part_for_both_engines():
     for row in parts.values():
         assert row["dsl_us"] > 0 and row["oracle_us"] > 0
         if row["oracle_us"] >= 5:   # (the ratio is of the unrounded times: only a part of some µs is compared)
-            assert abs(row["ratio"] / (row["dsl_us"] / row["oracle_us"]) - 1) < 0.02
+            # the ratio is printed to 2 decimals (off by up to 0.005 whatever its size: a load spike
+            # once made a part 0.02, 15 % off in relative terms), the times to 0.01 µs (0.2 % of 5)
+            shown = row["dsl_us"] / row["oracle_us"]
+            assert abs(row["ratio"] - shown) <= 0.005 + 0.004 * shown
