@@ -262,10 +262,7 @@ class Deal:
         those it receives (complete), and `dealt[seat]` a copy of it, in dealing order. For a deck,
         one function generated per taker (_filler): no dict of what each receives, no loop."""
         if self.kind == "deck":
-            plan = self._plan
-            fill = plan.fills.get(taker)
-            if fill is None and taker in plan.order:   # (made once per variant, dealer and taker)
-                fill = plan.fills[taker] = _filler(plan.order, self.completion, taker)
+            fill = self._per_taker(self._plan.fills, _filler, taker)
             if fill is not None:
                 fill(self.stock, self.public, hands, dealt)
                 return
@@ -273,14 +270,19 @@ class Deal:
             hands[seat] = hand = hands[seat] + cards
             dealt[seat] = [*hand]
 
+    def _per_taker(self, made: dict, maker, taker: str):
+        """The function `maker` generates for `taker` (a seat of the plan's order), made once per
+        variant, dealer and taker and kept in `made`; None for a taker that is no seat."""
+        function = made.get(taker)
+        if function is None and taker in self._plan.order:
+            function = made[taker] = maker(self._plan.order, self.completion, taker)
+        return function
+
     def complete(self, taker: str) -> dict:
         """The cards each seat receives after the bidding (the taker's include the public card)."""
         received = {}
         if self.kind == "deck":
-            plan = self._plan
-            complete = plan.completes.get(taker)
-            if complete is None and taker in plan.order:   # (made once per variant, dealer and taker)
-                complete = plan.completes[taker] = _completer(plan.order, self.completion, taker)
+            complete = self._per_taker(self._plan.completes, _completer, taker)
             if complete is not None:
                 return complete(self.stock, self.public)
             stock, at, completion = self.stock, 0, self.completion
