@@ -79,7 +79,16 @@ class Phases:
                 except BaseException:
                     self._failed_scoring(phase, name)
                     raise
-                return self._leave(phase)
+                if phase.on_exit or phase.goes_to != OVER:
+                    return self._leave(phase)
+                # (left at once for the end, with no exit effect: _leave and _enter(OVER) written
+                # out, two frames fewer at every hand's last card)
+                S.actor = None
+                if S._memo:   # (see State: an empty memo is kept)
+                    S._memo = {}
+                S.phase = OVER
+                self._now = NOWHERE
+                return
             values = (phase.facts_all or rules.facts_all)(S)
             scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
             if scored is None:
@@ -139,6 +148,13 @@ class Phases:
         if following is None:
             following = phase.next
             following = following(S)   # (names its phase if it fails)
+        if following == OVER:   # (_enter(OVER) written out: a frame fewer)
+            S.actor = None
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
+            S.phase = OVER
+            self._now = NOWHERE
+            return
         self._enter(following)
 
     def _set_actor(self, seat) -> None:
