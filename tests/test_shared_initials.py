@@ -100,3 +100,57 @@ def _deck(rules):
     cards = [c.text if hasattr(c, "text") else str(c) for c in rules.deck.cards]
     random.Random(7).shuffle(cards)
     return {"deck": cards}
+
+
+# ---- each seat's hand is its initial list until a tricks phase (own_hands) ----------------------
+
+def test_a_hand_is_its_seats_initial_list_until_the_completion(rules):
+    hand = Hand(rules, "N", _deck(rules))
+    for seat in rules.table.seats:
+        assert hand.state.hands[seat] is hand.state.initial[seat] is hand.deal.initial[seat]
+
+
+def test_no_hand_is_an_initial_list_once_cards_are_played(rules):
+    rng = random.Random(5)
+    for _ in range(20):
+        hand = play_random_hand(rules, rng, rng.choice(rules.table.seats), SCORES)
+        S = hand.state
+        if S.tricks:   # (played: the deal's lists are as dealt)
+            assert all(S.hands[s] is not S.initial[s] for s in S.hands)
+        assert all(len(cards) == len(hand.deal.initial[seat]) for seat, cards in S.initial.items())
+        assert S.initial == hand.deal.initial
+
+
+def test_own_hands_copies_only_the_initial_lists():
+    from types import SimpleNamespace
+    from baloot_spec.engine.state import own_hands
+    a, b, mine = ["x"], ["y"], ["z"]
+    S = SimpleNamespace(initial={"N": a, "S": b}, hands={"N": a, "S": mine, "E": []})
+    before = S.hands
+    own_hands(S)
+    assert S.hands == {"N": ["x"], "S": ["z"], "E": []} and list(S.hands) == ["N", "S", "E"]
+    assert S.hands["N"] is not a and S.hands["S"] is mine and S.hands is not before
+    assert before["N"] is a   # (the old dict is left as it was)
+
+
+def test_a_tricks_phase_entered_without_a_completion_owns_its_hands(rules):
+    """A deal whose every card is dealt before the bidding has no completion to replace the
+    hands: entering the tricks phase copies them, so a card played leaves `initial` whole."""
+    hand = Hand(rules, "N", _deck(rules))
+    S = hand.state
+    kind_of = {name: phase.kind for name, phase in rules.phases.items()}
+    tricks = next(name for name, kind in kind_of.items() if kind == "tricks")
+    initial = {seat: list(cards) for seat, cards in S.initial.items()}
+    hand._resume(tricks, False)
+    assert all(S.hands[s] is not S.initial[s] and S.hands[s] == S.initial[s] for s in S.hands)
+    hand2 = Hand(rules, "N", _deck(rules))
+    S2 = hand2.state
+    S2.phase = None
+    hand2._enter(tricks)
+    assert all(S2.hands[s] is not S2.initial[s] for s in S2.hands)
+    seat, legal = hand2.turn(), hand2.legal()
+    if legal:   # (the rules may keep no card in a state no bidding made)
+        hand2.apply(dict(legal[0], seat=seat))
+        assert sum(map(len, S2.hands.values())) == sum(map(len, S2.initial.values())) - 1
+    assert all(len(S2.initial[s]) == len(hand2.deal.initial[s]) == len(initial[s]) for s in initial)
+    assert initial == {seat: list(cards) for seat, cards in S.initial.items()}

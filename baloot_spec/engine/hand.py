@@ -46,8 +46,8 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             dict.update(scores, match_scores)   # (not scores.update: a Rec's own names go through its __getattribute__)
         self.deal = dealt = Deal(rules, dealer, deal)
         self.deal_spec = deal
-        # (each seat's initial is the deal's own list: nothing changes it; its hand a copy, which
-        # a card played changes in place)
+        # (each seat's initial is the deal's own list: nothing changes it; its hand the same list
+        # until a tricks phase makes it a copy, which a card played changes in place: own_hands)
         self.state = S = State(rules, dealer, scores, dealt.initial, True)
         S.public = dealt.public
         S.exposed = dealt.exposed

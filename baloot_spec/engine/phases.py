@@ -9,9 +9,12 @@ one getter, `fixed_of`), not worked out per hand (tools/BENCHMARKS.md, step 111)
 
 from __future__ import annotations
 
+from operator import is_
+
 from ..errors import RuleRuntimeError
 from .candidates import NOWHERE, UNKNOWN
 from .scores import OVER
+from .state import own_hands
 
 
 class Phases:
@@ -68,6 +71,9 @@ class Phases:
             self.deal.deal_rest(taker, S.hands, S.dealt)   # (each hand a new list, dealt a copy of it)
             self._leave(phase)
         elif kind == "tricks":
+            hands = S.hands   # (a hand still its seat's initial list: see own_hands)
+            if any(map(is_, hands.values(), map(S.initial.get, hands))):
+                own_hands(S)
             leader = phase.leader
             S.leader = leader(S)
         elif kind == "score":
@@ -116,6 +122,8 @@ class Phases:
             phase = self._phases[name]
             if phase.fixed:
                 phase = self._phases[name] = self.rules.specialized(name, phase.fixed_of(S))
+            if phase.kind == "tricks":
+                own_hands(S)
             self._now = self._tables.now(phase, name)
         self._seat = UNKNOWN
         self._kept = None

@@ -259,7 +259,9 @@ def _initializer(rules):
     lines = [f"    self.{name} = {source}" for name, source in fields.items() if name not in ("hands", "initial")]
     # the cards dealt, when given, set at once (not empty lists made to be replaced)
     dealt_initial = "{" + ", ".join(f"{key}: initial[{key}]" for key in per_seat_keys) + "}"
-    dealt_hands = "{" + ", ".join(f"{key}: [*initial[{key}]]" for key in per_seat_keys) + "}"
+    # (each hand is the seat's initial list until a tricks phase, which makes it the seat's own:
+    # own_hands; the completion of the deal replaces it before that)
+    dealt_hands = "{" + ", ".join(f"{key}: initial[{key}]" for key in per_seat_keys) + "}"
     lines += ["    if initial is None:", f"        self.hands = {per_seat}", f"        self.initial = {per_seat}",
               "    else:", f"        self.hands = {dealt_hands}", f"        self.initial = {dealt_initial}"]
     source = ("def init(self, dealer, match_scores, initial):\n" + "\n".join(lines)
@@ -292,3 +294,11 @@ def _shared_initial(value):
     given to every state (not the rules' own value). Each state made a copy of its own per hand:
     4 containers a hand made and freed in the default rules (tools/BENCHMARKS.md, step 112)."""
     return type(value)(value)
+
+
+def own_hands(S) -> None:
+    """Each seat's hand a list of its own, not its `initial` one, before a card is played (a card
+    played leaves its hand in place): a state shares the initial lists until then, and the deal's
+    completion, where there is one, has already replaced every hand (tools/BENCHMARKS.md, step 112)."""
+    initial = S.initial
+    S.hands = {seat: [*cards] if cards is initial.get(seat) else cards for seat, cards in S.hands.items()}
