@@ -154,3 +154,18 @@ def test_a_tricks_phase_entered_without_a_completion_owns_its_hands(rules):
         assert sum(map(len, S2.hands.values())) == sum(map(len, S2.initial.values())) - 1
     assert all(len(S2.initial[s]) == len(hand2.deal.initial[s]) == len(initial[s]) for s in initial)
     assert initial == {seat: list(cards) for seat, cards in S.initial.items()}
+
+
+def test_a_played_hand_with_a_completion_never_copies_its_hands(rules, monkeypatch):
+    """The completion replaced every hand: the tricks phase reads the hand's flag (`_owned`) and
+    copies nothing."""
+    from baloot_spec.engine import phases as phases_module
+    called = []
+    monkeypatch.setattr(phases_module, "own_hands", lambda S: called.append(S))
+    rng = random.Random(9)
+    played = 0
+    for _ in range(10):
+        hand = play_random_hand(rules, rng, rng.choice(rules.table.seats), SCORES)
+        played += bool(hand.state.tricks)
+        assert hand._owned or not hand.state.tricks
+    assert played and not called
