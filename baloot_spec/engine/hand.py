@@ -32,7 +32,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
 
     # (slots: the machinery reads these on every action; copy() copies them by name)
     __slots__ = ("rules", "deal", "deal_spec", "state", "events", "_seat", "_kept", "facts", "_score", "_shown",
-                 "_tables", "_phases", "_now", "_n_seats")
+                 "_tables", "_phases", "_now", "_n_seats", "_owned")
 
     def __init__(self, rules, dealer: str, deal: dict, match_scores: dict | None = None):
         if not rules.table.is_seat(dealer):
@@ -46,8 +46,8 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             dict.update(scores, match_scores)   # (not scores.update: a Rec's own names go through its __getattribute__)
         self.deal = dealt = Deal(rules, dealer, deal)
         self.deal_spec = deal
-        # (each seat's initial is the deal's own list: nothing changes it; its hand a copy, which
-        # a card played changes in place)
+        # (each seat's initial is the deal's own list: nothing changes it; its hand the same list
+        # until a tricks phase makes it a copy, which a card played changes in place: own_hands)
         self.state = S = State(rules, dealer, scores, dealt.initial, True)
         S.public = dealt.public
         S.exposed = dealt.exposed
@@ -62,6 +62,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
         self._now = NOWHERE
+        self._owned = False   # (each hand its seat's initial list until the completion or the play: own_hands)
         self._n_seats = len(rules.table.seats)
         self._enter(rules.first_phase)
 

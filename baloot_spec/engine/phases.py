@@ -12,11 +12,13 @@ from __future__ import annotations
 from ..errors import RuleRuntimeError
 from .candidates import NOWHERE, UNKNOWN
 from .scores import OVER
+from .state import own_hands
 
 
 class Phases:
     """Hand's phase machinery, over the hand's slots (`state`, `rules`, `deal`, `_phases`: each
-    phase as compiled for this hand, `_tables`, `_now`, `_seat`, `_kept`, `facts`)."""
+    phase as compiled for this hand, `_tables`, `_now`, `_seat`, `_kept`, `facts`, `_owned`: every
+    hand a list of the state's own, see own_hands)."""
 
     __slots__ = ()
 
@@ -66,8 +68,12 @@ class Phases:
             if tables.copy_dealt:
                 S.dealt = dict(S.dealt)
             self.deal.deal_rest(taker, S.hands, S.dealt)   # (each hand a new list, dealt a copy of it)
+            self._owned = True
             self._leave(phase)
         elif kind == "tricks":
+            if not self._owned:   # (no completion has replaced the hands: see own_hands)
+                own_hands(S)
+                self._owned = True
             leader = phase.leader
             S.leader = leader(S)
         elif kind == "score":
@@ -125,6 +131,9 @@ class Phases:
             phase = self._phases[name]
             if phase.fixed:
                 phase = self._phases[name] = self.rules.specialized(name, phase.fixed_of(S))
+            if phase.kind == "tricks":
+                own_hands(S)
+                self._owned = True
             self._now = self._tables.now(phase, name)
         self._seat = UNKNOWN
         self._kept = None

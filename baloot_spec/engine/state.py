@@ -235,9 +235,13 @@ def _initializer(rules):
 
     per_seat_keys = [const(seat) for seat in seats]
     per_seat = "{" + ", ".join(f"{key}: []" for key in per_seat_keys) + "}"
+    # (`dealt` before the completion: the engine writes its items, never its lists, so every seat
+    # holds one empty list of the variant's, never written)
+    empty = const([])
+    none_dealt = "{" + ", ".join(f"{key}: {empty}" for key in per_seat_keys) + "}"
     fields.update(dealer="dealer", actor="None", phase="None", public="None",
                   exposed="None",   # a card exposed by accident during the deal, if the deal says so
-                  hands=per_seat, initial=per_seat, dealt=per_seat, trick="[]", tricks="[]", played="[]",
+                  hands=per_seat, initial=per_seat, dealt=none_dealt, trick="[]", tricks="[]", played="[]",
                   # (shared by every hand: nothing changes them, the engine never and a rule cannot)
                   match_scores="match_scores", all_cards=const(list(rules.deck.cards)),
                   all_seats=const(list(seats)), suits=const(list(rules.deck.suits)), leader="None",
@@ -246,13 +250,18 @@ def _initializer(rules):
                   # state's alone (Hand.copy copies it), so a memo still empty is kept, no dict made
                   _memo="{}")
     for name, value in rules.state_init.items():   # (one level deep is enough for YAML initials)
-        fields[name] = _copy_display(value, const) if isinstance(value, (list, dict)) else const(value)
+        if isinstance(value, (list, dict)):   # (never written in place: see _shared_initial)
+            fields[name] = _copy_display(value, const) if _written_in_place(name) else const(_shared_initial(value))
+        else:
+            fields[name] = const(value)
     if not all(name.isidentifier() and not iskeyword(name) for name in fields):
         raise RulesError(f"a state field is not a name: {', '.join(n for n in fields if not n.isidentifier() or iskeyword(n))}")
     lines = [f"    self.{name} = {source}" for name, source in fields.items() if name not in ("hands", "initial")]
     # the cards dealt, when given, set at once (not empty lists made to be replaced)
     dealt_initial = "{" + ", ".join(f"{key}: initial[{key}]" for key in per_seat_keys) + "}"
-    dealt_hands = "{" + ", ".join(f"{key}: [*initial[{key}]]" for key in per_seat_keys) + "}"
+    # (each hand is the seat's initial list until a tricks phase, which makes it the seat's own:
+    # own_hands; the completion of the deal replaces it before that)
+    dealt_hands = "{" + ", ".join(f"{key}: initial[{key}]" for key in per_seat_keys) + "}"
     lines += ["    if initial is None:", f"        self.hands = {per_seat}", f"        self.initial = {per_seat}",
               "    else:", f"        self.hands = {dealt_hands}", f"        self.initial = {dealt_initial}"]
     source = ("def init(self, dealer, match_scores, initial):\n" + "\n".join(lines)
@@ -268,3 +277,28 @@ def _copy_display(value, const) -> str:
     if isinstance(value, list):
         return f"[*{const(value)}]" if value else "[]"
     return f"{{**{const(value)}}}" if value else "{}"
+
+
+# What a state's container field may be changed in place by: the engine (IN_PLACE's containers and
+# the memo of derived values), and nothing else. Rule expressions are free of side effects
+# (rules/LANGUAGE.md): an effect sets a field to a new value (`declared + [...]`), never changes
+# the one it holds; Hand.copy copies every container.
+_ENGINE_IN_PLACE = frozenset(IN_PLACE) | {"_memo"}
+
+def _written_in_place(name: str) -> bool:
+    return name in _ENGINE_IN_PLACE
+
+
+def _shared_initial(value):
+    """The variant's one shallow copy of a list or dict initial that nothing changes in place,
+    given to every state (not the rules' own value). Each state made a copy of its own per hand:
+    4 containers a hand made and freed in the default rules (tools/BENCHMARKS.md, step 112)."""
+    return type(value)(value)
+
+
+def own_hands(S) -> None:
+    """Each seat's hand a list of its own, not its `initial` one, before a card is played (a card
+    played leaves its hand in place): a state shares the initial lists until then, and the deal's
+    completion, where there is one, has already replaced every hand (tools/BENCHMARKS.md, step 112)."""
+    initial = S.initial
+    S.hands = {seat: [*cards] if cards is initial.get(seat) else cards for seat, cards in S.hands.items()}
