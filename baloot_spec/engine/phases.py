@@ -27,14 +27,12 @@ class Phases:
         return None if self.is_over() else self._phases[self.state.phase].id
 
     def _enter(self, name: str) -> None:
+        if name == OVER:
+            return self._end()
         S = self.state
         S.actor = None
         if S._memo:   # (see State: an empty memo is kept)
             S._memo = {}
-        if name == OVER:
-            S.phase = OVER
-            self._now = NOWHERE
-            return
         phase = self._phases.get(name)
         if phase is None:
             raise RuleRuntimeError("phases", KeyError(f"no phase named {name!r}"))
@@ -87,14 +85,7 @@ class Phases:
                     raise
                 if phase.on_exit or phase.goes_to != OVER:
                     return self._leave(phase)
-                # (left at once for the end, with no exit effect: _leave and _enter(OVER) written
-                # out, two frames fewer at every hand's last card)
-                S.actor = None
-                if S._memo:   # (see State: an empty memo is kept)
-                    S._memo = {}
-                S.phase = OVER
-                self._now = NOWHERE
-                return
+                return self._end()   # (nothing to do on leaving: the end at once, not through _leave)
             values = (phase.facts_all or rules.facts_all)(S)
             scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
             if scored is None:
@@ -157,14 +148,18 @@ class Phases:
         if following is None:
             following = phase.next
             following = following(S)   # (names its phase if it fails)
-        if following == OVER:   # (_enter(OVER) written out: a frame fewer)
-            S.actor = None
-            if S._memo:   # (see State: an empty memo is kept)
-                S._memo = {}
-            S.phase = OVER
-            self._now = NOWHERE
-            return
+        if following == OVER:
+            return self._end()   # (not through _enter: a frame fewer)
         self._enter(following)
+
+    def _end(self) -> None:
+        """The hand over: no actor, an empty memo, no phase's tables (the one place that says so)."""
+        S = self.state
+        S.actor = None
+        if S._memo:   # (see State: an empty memo is kept)
+            S._memo = {}
+        S.phase = OVER
+        self._now = NOWHERE
 
     def _set_actor(self, seat) -> None:
         S = self.state
