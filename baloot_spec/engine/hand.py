@@ -108,48 +108,56 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         and read only: in legal()'s order, without its list of events (the random player draws
         an index among them; tools/BENCHMARKS.md, step 82)."""
         kept = self._kept
-        if kept is None:
-            S = self.state
-            phase, table, _, _, _ = self._now
-            seat = self._seat
-            if seat is UNKNOWN:
-                if phase is not None and phase.kind == "calls":   # (_turn's answer, without its frame)
-                    turn = phase.turn
-                    seat = turn(S)   # (names its phase if it fails)
-                else:
-                    seat = self._turn()
-                self._seat = seat
-            if seat is None:
-                self._kept = []
-                return []
-            if S.actor != seat:
-                S.actor = seat
-                if S._memo:   # (see State: an empty memo is kept)
-                    S._memo = {}
-            if phase.kind != "tricks":
-                narrow = phase.narrow
-                kept = narrow(S, table.calls)
-                if kept is None:   # a rule failed: run them one by one, which names it
-                    kept, _ = self._narrow(phase, table.calls, None)
-            elif phase.narrow_over_cards:   # the rules look at the cards alone
-                # (compiled for the current trick's length: CURRENT_TRICK, engine/state.py)
-                narrow = phase.narrows[len(S.trick)]
-                kept = narrow(S, S.hands[seat])
-                if kept is None:
-                    kept = self._kept_cards(phase)
+        if kept is not None:   # (asked again at the same position)
+            if kept_only:
+                return kept
+            table = self._now[1]
+            if table is not None and table.play_type:
+                return [*map(table.event_get, kept)]
+            return [*map(_EVENT_OF, kept)]
+        S = self.state
+        phase, table, _, _, _ = self._now
+        seat = self._seat
+        if seat is UNKNOWN:
+            if phase is not None and phase.kind == "calls":   # (_turn's answer, without its frame)
+                turn = phase.turn
+                seat = turn(S)   # (names its phase if it fails)
             else:
-                narrow = phase.narrows[len(S.trick)]
-                kept = narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
-                kept = self._kept_cards(phase) if kept is None else list(map(_CARD_OF, kept))
+                seat = self._turn()
+            self._seat = seat
+        if seat is None:
+            self._kept = []
+            return []
+        if S.actor != seat:
+            S.actor = seat
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
+        # (each kind returns at once: the phase's table read once, its kind tested once)
+        if phase.kind != "tricks":
+            narrow = phase.narrow
+            kept = narrow(S, table.calls)
+            if kept is None:   # a rule failed: run them one by one, which names it
+                kept, _ = self._narrow(phase, table.calls, None)
             self._kept = kept
-        if kept_only:   # (a flag, not a method of its own: the replay's legal() stays one call)
+            if kept_only:   # (a flag, not a method of its own: the replay's legal() stays one call)
+                return kept
+            return [*map(_EVENT_OF, kept)]
+        if phase.narrow_over_cards:   # the rules look at the cards alone
+            # (compiled for the current trick's length: CURRENT_TRICK, engine/state.py)
+            narrow = phase.narrows[len(S.trick)]
+            kept = narrow(S, S.hands[seat])
+            if kept is None:
+                kept = self._kept_cards(phase)
+        else:
+            narrow = phase.narrows[len(S.trick)]
+            kept = narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
+            kept = self._kept_cards(phase) if kept is None else list(map(_CARD_OF, kept))
+        self._kept = kept
+        if kept_only:
             return kept
-        table = self._now[1]
         # (C-level, no Python frame per item; a display, not a call of list(), and a getter bound
         # once per table: 225 -> 172 ns for five cards)
-        if table is not None and table.play_type:
-            return [*map(table.event_get, kept)]
-        return [*map(_EVENT_OF, kept)]
+        return [*map(table.event_get, kept)]
 
     def copy(self) -> "Hand":
         """An independent copy of the position, for search and perft: every list, dict, set and
@@ -169,7 +177,29 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         With force=True the obligations (filter and check rules) are not applied: an auditor
         replays a recorded illegal card that was really played, so the rest of the hand can
         still be checked. Turn, phase and holding the card are required all the same."""
-        phase, action, exact = _judged or self._judge(event, force)
+        if _judged is None:
+            # The judgement's first case written out (_judge's, the same tests in the same
+            # order): a card said with nothing, a plain dict, at a position whose legal set is
+            # known, by the seat to act, one of the cards kept, no check to ask. A frame, a tuple
+            # and a second read of the phase's tables fewer on most events; anything else (a
+            # call, an announcement, a check to run, a refusal) is judged by _judge.
+            kept = self._kept
+            phase, table, quiet_checks, quiet, _ = self._now
+            action = None
+            if kept and not force and type(event) is dict and table.play_type:
+                try:
+                    if event["seat"] == self._seat and len(event) == 3 and event["type"] == table.play_type:
+                        action = table.by_signature[event["card"]]
+                except (KeyError, TypeError):   # a field missing, an unknown card, an unhashable value
+                    action = None
+            if action is not None and action.card in kept and quiet_checks[action._at]:
+                exact = True
+            else:
+                phase, action, exact = self._judge(event, force)
+                quiet = self._now[3]
+        else:
+            phase, action, exact = _judged
+            quiet = self._now[3]
         S = self.state
         self._kept = None
         actor = S.actor = event["seat"]
@@ -185,7 +215,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             self._seat = UNKNOWN
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
-            if not self._now[3][action._at]:   # (the flags: see _Tables.now)
+            if not quiet[action._at]:   # (the flags: see _Tables.now)
                 phase.effects["action"](S, action)
             end = phase.end
             if end(S):
@@ -216,7 +246,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             trick = S.trick
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
-            if not self._now[3][action._at]:   # (the flags: see _Tables.now)
+            if not quiet[action._at]:   # (the flags: see _Tables.now)
                 phase.effects["action"](S, action)
             if len(trick) < self._n_seats:
                 self._seat = tables.next_seat[actor]   # (what _turn() says in a trick)
