@@ -178,25 +178,40 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         replays a recorded illegal card that was really played, so the rest of the hand can
         still be checked. Turn, phase and holding the card are required all the same."""
         if _judged is None:
-            # The judgement's first case written out (_judge's, the same tests in the same
-            # order): a card said with nothing, a plain dict, at a position whose legal set is
-            # known, by the seat to act, one of the cards kept, no check to ask. A frame, a tuple
-            # and a second read of the phase's tables fewer on most events; anything else (a
-            # call, an announcement, a check to run, a refusal) is judged by _judge.
+            # _judge's fast path written out for a plain dict at a position whose legal set is
+            # known (the same tests in the same order): a card said with nothing, or a call found
+            # by its values, by the seat to act, one of the actions kept, its check (if any) run
+            # here. A frame, a tuple and a second read of the phase's tables fewer on almost
+            # every event; anything else (an announcement, a read-only event, force, a refusal,
+            # before legal()) is judged by _judge, which explains a refusal.
             kept = self._kept
             phase, table, quiet_checks, quiet, _ = self._now
             action = None
-            if kept and not force and type(event) is dict and table.play_type:
+            if kept and not force and type(event) is dict:
                 try:
-                    if event["seat"] == self._seat and len(event) == 3 and event["type"] == table.play_type:
-                        action = table.by_signature[event["card"]]
+                    if event["seat"] == self._seat:
+                        if not table.play_type:   # (the call's candidate by its values: engine/call_finders.py)
+                            find = table.call_of.get(event["type"])
+                            if find is not None:
+                                found = find(event)
+                                if found in kept:
+                                    action = found
+                                    exact = False
+                        elif len(event) == 3 and event["type"] == table.play_type:   # a card, nothing said
+                            found = table.by_signature[event["card"]]
+                            if found.card in kept:
+                                action = found
+                                exact = True
                 except (KeyError, TypeError):   # a field missing, an unknown card, an unhashable value
                     action = None
-            if action is not None and action.card in kept and quiet_checks[action._at]:
-                exact = True
-            else:
+            if action is None:
                 phase, action, exact = self._judge(event, force)
                 quiet = self._now[3]
+            else:
+                if not quiet_checks[action._at]:   # (the flags: see _Tables.now)
+                    check = phase.check
+                    if check(self.state, action) >= 0:
+                        self._check_announcements(phase, action)   # raises, explained
         else:
             phase, action, exact = _judged
             quiet = self._now[3]
@@ -228,10 +243,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             except (KeyError, TypeError):   # not made for this seat yet, or not a candidate
                 play = None
             if play is None:
-                play = Play(actor, card, **{k: getattr(action, k) for k in phase.annotations})
-                if plays is not None:
-                    plays[actor] = play
-                    play._event = seat_event(action, actor)   # (what the log keeps)
+                play = _new_play(phase, action, actor, plays)
             # An event known to be this candidate's, exactly, is logged as the candidate's shared
             # read-only event; anything else as a copy (the caller's event may change). Copying
             # every event was 4% of a replayed hand.
@@ -239,11 +251,12 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             tables = self._tables
             if tables.in_place:   # (no effect can hold what a card changes: IN_PLACE, state.py)
                 S.hands[actor].remove(card)
-                S.trick.append(play)
+                trick = S.trick
+                trick.append(play)
                 S.played.append(card)
             else:
                 _change_copies(S, tables, actor, card, play)
-            trick = S.trick
+                trick = S.trick
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
             if not quiet[action._at]:   # (the flags: see _Tables.now)
@@ -381,6 +394,16 @@ def _points_of(match_scores, scores: dict) -> bool:
         if value < 0:
             return False
     return True
+
+
+def _new_play(phase, action, actor, plays) -> Play:
+    """The Play of a card action for `actor`, kept in the candidate's own `plays` if it has one
+    (made once a seat; apart from apply, whose `action` a comprehension here made a cell there)."""
+    play = Play(actor, action.card, **{k: getattr(action, k) for k in phase.annotations})
+    if plays is not None:
+        plays[actor] = play
+        play._event = seat_event(action, actor)   # (what the log keeps)
+    return play
 
 
 def _change_copies(S, tables, actor, card, play) -> None:
