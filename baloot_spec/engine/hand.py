@@ -108,48 +108,56 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         and read only: in legal()'s order, without its list of events (the random player draws
         an index among them; tools/BENCHMARKS.md, step 82)."""
         kept = self._kept
-        if kept is None:
-            S = self.state
-            phase, table, _, _, _ = self._now
-            seat = self._seat
-            if seat is UNKNOWN:
-                if phase is not None and phase.kind == "calls":   # (_turn's answer, without its frame)
-                    turn = phase.turn
-                    seat = turn(S)   # (names its phase if it fails)
-                else:
-                    seat = self._turn()
-                self._seat = seat
-            if seat is None:
-                self._kept = []
-                return []
-            if S.actor != seat:
-                S.actor = seat
-                if S._memo:   # (see State: an empty memo is kept)
-                    S._memo = {}
-            if phase.kind != "tricks":
-                narrow = phase.narrow
-                kept = narrow(S, table.calls)
-                if kept is None:   # a rule failed: run them one by one, which names it
-                    kept, _ = self._narrow(phase, table.calls, None)
-            elif phase.narrow_over_cards:   # the rules look at the cards alone
-                # (compiled for the current trick's length: CURRENT_TRICK, engine/state.py)
-                narrow = phase.narrows[len(S.trick)]
-                kept = narrow(S, S.hands[seat])
-                if kept is None:
-                    kept = self._kept_cards(phase)
+        if kept is not None:   # (asked again at the same position)
+            if kept_only:
+                return kept
+            table = self._now[1]
+            if table is not None and table.play_type:
+                return [*map(table.event_get, kept)]
+            return [*map(_EVENT_OF, kept)]
+        S = self.state
+        phase, table, _, _, _ = self._now
+        seat = self._seat
+        if seat is UNKNOWN:
+            if phase is not None and phase.kind == "calls":   # (_turn's answer, without its frame)
+                turn = phase.turn
+                seat = turn(S)   # (names its phase if it fails)
             else:
-                narrow = phase.narrows[len(S.trick)]
-                kept = narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
-                kept = self._kept_cards(phase) if kept is None else list(map(_CARD_OF, kept))
+                seat = self._turn()
+            self._seat = seat
+        if seat is None:
+            self._kept = []
+            return []
+        if S.actor != seat:
+            S.actor = seat
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
+        # (each kind returns at once: the phase's table read once, its kind tested once)
+        if phase.kind != "tricks":
+            narrow = phase.narrow
+            kept = narrow(S, table.calls)
+            if kept is None:   # a rule failed: run them one by one, which names it
+                kept, _ = self._narrow(phase, table.calls, None)
             self._kept = kept
-        if kept_only:   # (a flag, not a method of its own: the replay's legal() stays one call)
+            if kept_only:   # (a flag, not a method of its own: the replay's legal() stays one call)
+                return kept
+            return [*map(_EVENT_OF, kept)]
+        if phase.narrow_over_cards:   # the rules look at the cards alone
+            # (compiled for the current trick's length: CURRENT_TRICK, engine/state.py)
+            narrow = phase.narrows[len(S.trick)]
+            kept = narrow(S, S.hands[seat])
+            if kept is None:
+                kept = self._kept_cards(phase)
+        else:
+            narrow = phase.narrows[len(S.trick)]
+            kept = narrow(S, list(map(table.by_card.__getitem__, S.hands[seat])))
+            kept = self._kept_cards(phase) if kept is None else list(map(_CARD_OF, kept))
+        self._kept = kept
+        if kept_only:
             return kept
-        table = self._now[1]
         # (C-level, no Python frame per item; a display, not a call of list(), and a getter bound
         # once per table: 225 -> 172 ns for five cards)
-        if table is not None and table.play_type:
-            return [*map(table.event_get, kept)]
-        return [*map(_EVENT_OF, kept)]
+        return [*map(table.event_get, kept)]
 
     def copy(self) -> "Hand":
         """An independent copy of the position, for search and perft: every list, dict, set and
@@ -169,7 +177,44 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         With force=True the obligations (filter and check rules) are not applied: an auditor
         replays a recorded illegal card that was really played, so the rest of the hand can
         still be checked. Turn, phase and holding the card are required all the same."""
-        phase, action, exact = _judged or self._judge(event, force)
+        if _judged is None:
+            # _judge's fast path written out for a plain dict at a position whose legal set is
+            # known (the same tests in the same order): a card said with nothing, or a call found
+            # by its values, by the seat to act, one of the actions kept, its check (if any) run
+            # here. A frame, a tuple and a second read of the phase's tables fewer on almost
+            # every event; anything else (an announcement, a read-only event, force, a refusal,
+            # before legal()) is judged by _judge, which explains a refusal.
+            kept = self._kept
+            phase, table, quiet_checks, quiet, _ = self._now
+            action = None
+            if kept and not force and type(event) is dict:
+                try:
+                    if event["seat"] == self._seat:
+                        if not table.play_type:   # (the call's candidate by its values: engine/call_finders.py)
+                            find = table.call_of.get(event["type"])
+                            if find is not None:
+                                found = find(event)
+                                if found in kept:
+                                    action = found
+                                    exact = False
+                        elif len(event) == 3 and event["type"] == table.play_type:   # a card, nothing said
+                            found = table.by_signature[event["card"]]
+                            if found.card in kept:
+                                action = found
+                                exact = True
+                except (KeyError, TypeError):   # a field missing, an unknown card, an unhashable value
+                    action = None
+            if action is None:
+                phase, action, exact = self._judge(event, force)
+                quiet = self._now[3]
+            else:
+                if not quiet_checks[action._at]:   # (the flags: see _Tables.now)
+                    check = phase.check
+                    if check(self.state, action) >= 0:
+                        self._check_announcements(phase, action)   # raises, explained
+        else:
+            phase, action, exact = _judged
+            quiet = self._now[3]
         S = self.state
         self._kept = None
         actor = S.actor = event["seat"]
@@ -185,7 +230,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             self._seat = UNKNOWN
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
-            if not self._now[3][action._at]:   # (the flags: see _Tables.now)
+            if not quiet[action._at]:   # (the flags: see _Tables.now)
                 phase.effects["action"](S, action)
             end = phase.end
             if end(S):
@@ -198,10 +243,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             except (KeyError, TypeError):   # not made for this seat yet, or not a candidate
                 play = None
             if play is None:
-                play = Play(actor, card, **{k: getattr(action, k) for k in phase.annotations})
-                if plays is not None:
-                    plays[actor] = play
-                    play._event = seat_event(action, actor)   # (what the log keeps)
+                play = _new_play(phase, action, actor, plays)
             # An event known to be this candidate's, exactly, is logged as the candidate's shared
             # read-only event; anything else as a copy (the caller's event may change). Copying
             # every event was 4% of a replayed hand.
@@ -209,14 +251,15 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             tables = self._tables
             if tables.in_place:   # (no effect can hold what a card changes: IN_PLACE, state.py)
                 S.hands[actor].remove(card)
-                S.trick.append(play)
+                trick = S.trick
+                trick.append(play)
                 S.played.append(card)
             else:
                 _change_copies(S, tables, actor, card, play)
-            trick = S.trick
+                trick = S.trick
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
-            if not self._now[3][action._at]:   # (the flags: see _Tables.now)
+            if not quiet[action._at]:   # (the flags: see _Tables.now)
                 phase.effects["action"](S, action)
             if len(trick) < self._n_seats:
                 self._seat = tables.next_seat[actor]   # (what _turn() says in a trick)
@@ -351,6 +394,16 @@ def _points_of(match_scores, scores: dict) -> bool:
         if value < 0:
             return False
     return True
+
+
+def _new_play(phase, action, actor, plays) -> Play:
+    """The Play of a card action for `actor`, kept in the candidate's own `plays` if it has one
+    (made once a seat; apart from apply, whose `action` a comprehension here made a cell there)."""
+    play = Play(actor, action.card, **{k: getattr(action, k) for k in phase.annotations})
+    if plays is not None:
+        plays[actor] = play
+        play._event = seat_event(action, actor)   # (what the log keeps)
+    return play
 
 
 def _change_copies(S, tables, actor, card, play) -> None:

@@ -65,6 +65,7 @@ class Judging:
         (Each test here jumps only a few instructions: in CPython 3.11 a comparison is
         specialised only when the jump after it needs no EXTENDED_ARG, that is when it jumps
         over fewer than 256 code units; a long block after an `if` made every one generic.)"""
+        # (Hand.apply has the same fast path written out for a plain dict: keep the two alike.)
         if force or not (type(event) is dict or type(event) is LegalEvent):
             return self._judge_slowly(event, force)
         kept = self._kept
