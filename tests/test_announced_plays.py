@@ -124,13 +124,16 @@ def test_a_refused_announcement_names_the_same_rule_and_message_as_the_slow_path
 
 def test_distinct_announcements_are_kept_only_up_to_a_bound(monkeypatch):
     monkeypatch.setattr(candidates_module, "_ANNOUNCED_KEPT", 3)
-    rules = load_variant("default", {"ekka": False})   # (a variant of its own: a fresh table)
+    rules = load_variant("default", {"ekka": False})
     dealer, deal, events = HANDS[0]
     hand = Hand(rules, dealer, deal)
     for event in events:
         if event["type"] == "play":
             break
         hand.apply(event)
+    # (the variant's tables are shared in the process: another test may have filled this one,
+    # so the check starts from an empty store of its own)
+    monkeypatch.setattr(hand._tables["play"], "announced", {})
     event = dict(hand.legal()[0], seat=hand.turn())
     for n in range(10):
         assert hand.check({**event, "declare": [f"name{n}"]}) is not None
