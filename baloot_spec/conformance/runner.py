@@ -189,8 +189,10 @@ def projects_position(rules, setup: dict) -> dict:
     for seat in order:
         names = declared.get(seat, []) if declared is not None else [p.name for p in S.projects[seat]]
         S.declared += [Rec(seat=seat, name=name) for name in names]
+    S._kept = {}   # (rule fields set here, not by effects: the kept derived values afresh, rules/passes/kept.py)
     holder = fn["baloot_holder"](S)
     S.baloot_said = [holder] if holder else []
+    S._kept = {}
     credited = fn["credited_projects"](S)
     team_of = rules.table.team_of
     return {

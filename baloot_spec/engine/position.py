@@ -195,6 +195,7 @@ def _set_state(hand: Hand, rules, spec: dict, position: dict, dealt: dict, phase
             continue
         setattr(S, entry["state"], _carried_value(rules, position, entry))
     S._memo = {}
+    S._kept = {}   # (rule fields set outside play: rules/passes/kept.py)
 
 
 REACH_LIMIT = 256   # positions of a calls phase explored from its start (the doubling has about 10)

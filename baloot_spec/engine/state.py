@@ -166,12 +166,18 @@ RESULT_LEADING = (("thrown_in", False), ("next_dealer", None))
 # to know what a rule's value may see change later (tests/test_lazy_map.py checks it against
 # what the engine really does).
 ENGINE_WRITES = {
-    "*": frozenset({"phase", "actor", "hand", "_memo"}),
+    "*": frozenset({"phase", "actor", "hand", "_memo", "_kept"}),
     "calls": frozenset(),
     "deal_rest": frozenset({"hands", "dealt"}),
     "tricks": frozenset({"hands", "trick", "tricks", "played", "leader"}),
     "score": frozenset(),
 }
+
+
+# The generic fields set when a state is made and never written after (by the engine or a rule):
+# a derived value reading only these and the rules' own fields may be kept across events
+# (rules/passes/kept.py).
+ENGINE_CONSTANT = frozenset({"dealer", "match_scores", "all_cards", "all_seats", "suits"})
 
 
 # The containers the engine changes in place (a card leaves its holder's hand and joins the
@@ -248,7 +254,10 @@ def _initializer(rules):
                   # values of zero-argument rule functions at this position. A change of the state
                   # replaces it (`if S._memo: S._memo = {}`), never clears it in place: it is this
                   # state's alone (Hand.copy copies it), so a memo still empty is kept, no dict made
-                  _memo="{}")
+                  _memo="{}",
+                  # derived values kept across events with the objects they read (rules/passes/kept.py):
+                  # written in place, by the generated functions only; this state's alone
+                  _kept="{}")
     for name, value in rules.state_init.items():   # (one level deep is enough for YAML initials)
         if isinstance(value, (list, dict)):   # (never written in place: see _shared_initial)
             fields[name] = _copy_display(value, const) if _written_in_place(name) else const(_shared_initial(value))
@@ -283,7 +292,7 @@ def _copy_display(value, const) -> str:
 # the memo of derived values), and nothing else. Rule expressions are free of side effects
 # (rules/LANGUAGE.md): an effect sets a field to a new value (`declared + [...]`), never changes
 # the one it holds; Hand.copy copies every container.
-_ENGINE_IN_PLACE = frozenset(IN_PLACE) | {"_memo"}
+_ENGINE_IN_PLACE = frozenset(IN_PLACE) | {"_memo", "_kept"}
 
 def _written_in_place(name: str) -> bool:
     return name in _ENGINE_IN_PLACE

@@ -48,6 +48,7 @@ from .passes.card_tables import CardTables
 from .passes.cards import reads_only_card
 from .passes.dispatch import domains_of
 from .passes.flow import always_next, following as phases_following, written_after
+from .passes.kept import keep_derived
 from .passes.keyed import compared, constant_function, key_fields, keyed_function, read_only, table_statements
 from .scored import fused_scored, literal_facts, typed_step
 from .passes.lazy_maps import held_containers, lazy_maps
@@ -107,6 +108,8 @@ class _VariantCompiler(PhaseSpecializer):
         self.table, self.deck = table_and_deck(variant)
         self.scopes = VariantScopes(variant, len(self.table.seats), knobs_as_data)
         self.builder = ModuleBuilder()
+        self.kept_reads: frozenset = frozenset()   # (what the kept derived values read: keyed())
+        self.memoised: list = []   # (function name, key) of each derived value: functions()
         self.short = short_lists(self.scopes.constants)   # loops over these are written out (expr/unroll.py)
         self.function_types: dict = {}   # rule function -> the type of its body (expr/types.py), once checked
         self.checked: dict = {}          # (the same rule re-emitted for a specialised phase is checked once)
@@ -163,6 +166,7 @@ class _VariantCompiler(PhaseSpecializer):
                 self.scopes.inline[fn["name"]] = (params, tree, scope)
             else:
                 self.scopes.derived[fn["name"]] = (tree, scope)
+        derived = []
         for fn, tree in zip(self.rs.lists["functions"], trees):
             params = tuple(fn.get("params") or [])
             body = self.expr(fn["expr"], scopes[fn["name"]], fn["id"], tree=tree)
@@ -172,8 +176,10 @@ class _VariantCompiler(PhaseSpecializer):
                 # A derived value (led_suit, winning...): computed once per position. The engine gives
                 # each position a fresh S._memo; other contexts (scoring facts) have none.
                 self.builder.add_memoized(f"f_{fn['name']}", fn["name"], body)
+                derived.append((f"f_{fn['name']}", fn["name"]))
                 if isinstance(body, ast.Constant) and type(body.value) in (bool, int, str, type(None)):
                     self.scopes.literal_derived[fn["name"]] = body.value   # (read as the literal from now on)
+        self.memoised = derived   # (some kept across events once keyed() has made its tables)
 
     # 3 ---------------------------------------------------------------------------------------
     def phases(self) -> None:
@@ -343,6 +349,7 @@ class _VariantCompiler(PhaseSpecializer):
                  *(entry[0] for entry in scopes.derived.values())]
         values = compared(trees, scopes.constants)
         functions = {fn.name: k for k, fn in enumerate(self.builder.functions)}
+        replaced = set()
         for name in scopes.derived:
             fn_name = f"f_{name}"
             if fn_name not in functions:
@@ -350,6 +357,7 @@ class _VariantCompiler(PhaseSpecializer):
             k = functions[fn_name]
             if isinstance(self.builder.bodies[fn_name], ast.Constant):   # (a knob folded it: no memo)
                 self.builder.functions[k] = constant_function(fn_name, self.builder.bodies[fn_name])
+                replaced.add(fn_name)
                 continue
             fields = key_fields(name, scopes, self.table.seats, self.deck.suits, values, scopes.base["knobs_as_data"])
             if fields is None:
@@ -358,6 +366,10 @@ class _VariantCompiler(PhaseSpecializer):
             self.builder.functions[k] = front
             self.builder.functions.append(behind)
             self.builder.statements += table_statements(name, fields)
+            replaced.add(fn_name)
+        # the others kept across events while no effect writes what they read (passes/kept.py)
+        self.kept_reads = keep_derived(self.builder, [d for d in self.memoised if d[0] not in replaced],
+                                       scopes.state_init)
 
     # 4 ---------------------------------------------------------------------------------------
     def fuse(self) -> None:
@@ -368,8 +380,8 @@ class _VariantCompiler(PhaseSpecializer):
             phase.narrow = fused_narrow(builder, parts.get("filter", []), candidates_of(phase), phase.narrow_over_cards)
             phase.narrows = (phase.narrow,) * self.seats if phase.kind == "tricks" else ()
             phase.check = fused_check(builder, parts.get("check", []))
-            phase.effects = {on: fused_effects(builder, parts.get(on, []), domains_of(phase.actions) if on == "action" else None)
-                             for on in ("action", "enter", "exit")}
+            phase.effects = {on: fused_effects(builder, parts.get(on, []), domains_of(phase.actions) if on == "action" else None,
+                                               self.kept_reads) for on in ("action", "enter", "exit")}
             phase.check_guard = guard_fn(builder, parts.get("check", []))
             phase.action_guard = guard_fn(builder, parts.get("action", []))
             phase.refusal_guard = refusal_fn(builder, parts.get("check", []))

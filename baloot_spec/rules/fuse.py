@@ -16,6 +16,7 @@ from .passes.cards import on_cards
 from .passes.dispatch import dispatch_field, dispatched, folded_when
 from .passes.guards import any_guard, refusal_guard
 from .passes.hoist import hoisted
+from .passes.kept import fresh_kept
 from .pyast import (append, assign, attr, both, call, const, either, function, if_, is_const, lazy_locals, name, not_,
                     store)
 
@@ -30,7 +31,7 @@ def fused_check(builder: ModuleBuilder, checks: list) -> str:
                            any_guard([c[1] for c in checks]))
 
 
-def fused_effects(builder: ModuleBuilder, effects: list, domains: dict | None = None) -> str:
+def fused_effects(builder: ModuleBuilder, effects: list, domains: dict | None = None, kept: frozenset = frozenset()) -> str:
     """All effects of a phase at one moment, in order; each sees the state the earlier ones left
     (their new values, and a fresh memo of derived values). `effects`: (id, when, values, names).
     With `domains` (a calls phase's action fields and their values), written out per value of the
@@ -39,7 +40,8 @@ def fused_effects(builder: ModuleBuilder, effects: list, domains: dict | None = 
     The memo is made afresh after an effect only where something after it reads a derived value
     (a later effect's `when` or values); after the last such reader, once at the end (and in
     the handler, should a later effect fail) where one of those effects always runs, so that
-    the one reset costs no more than theirs did."""
+    the one reset costs no more than theirs did. An effect that sets one of `kept` (the fields
+    the kept derived values read: passes/kept.py) replaces S._kept right after it."""
     def run(whens: list) -> list:
         live = [k for k, when in enumerate(whens) if not is_const(when, False)]
         last_read = max((k for k in live if reads_derived(whens[k], effects[k][2])), default=-1)
@@ -50,6 +52,8 @@ def fused_effects(builder: ModuleBuilder, effects: list, domains: dict | None = 
                 continue
             targets = ast.Tuple(elts=[attr("S", n, ast.Store()) for n in names], ctx=ast.Store())
             then = [ast.Assign(targets=[targets], value=values)]
+            if kept.intersection(names):
+                then.append(fresh_kept())
             if not (tail and k >= last_read):
                 then.append(_fresh_memo())
             body += [assign("i", const(k)), *lazy_locals(when, values), *(then if is_const(when, True) else [if_(when, then)])]

@@ -96,7 +96,8 @@ class PhaseSpecializer:
                     parts[on].append((effect["id"], when, values_of, tuple(effect["set"])))
             scope = self.scopes.hand()
             names = {"check": fused_check(out, parts["check"]),
-                     "action": fused_effects(out, parts["action"]), "exit": fused_effects(out, parts["exit"]),
+                     "action": fused_effects(out, parts["action"], kept=self.kept_reads),
+                     "exit": fused_effects(out, parts["exit"], kept=self.kept_reads),
                      "next": phase_fn(out, "next", item, self.expr(item["next"], scope, item["id"])),
                      "check_guard": guard_fn(out, parts["check"]), "action_guard": guard_fn(out, parts["action"]),
                      "refusal_guard": refusal_fn(out, parts["check"])}
