@@ -58,7 +58,9 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         self._kept = None
         self.facts = None
         self._score = self._shown = None
-        self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
+        # (the variant's phases, never written: a phase with `fixed` state is swapped for its
+        # specialised form by swapping the map for a shared one, phases_with in engine/phases.py)
+        self._phases = rules.phases
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
         self._now = NOWHERE
@@ -322,7 +324,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
 _EVENT_OF = attrgetter("_event")
 _CARD_OF = attrgetter("card")
 _NEW = object.__new__   # (a finished trick, its fields then set as Trick.__init__ sets them)
-_SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
+_SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables", "_phases"))   # Hand.copy: not copied (state is, apart)
 
 
 _CONTAINERS = frozenset((list, dict, Rec, set))
