@@ -257,25 +257,28 @@ class Deal:
         if self.exposed is not None and not any(self.exposed in cards for cards in self.initial.values()):
             raise DealError(f"the exposed card {self.exposed} is not among the cards dealt before the bidding", "deal.exposed")
 
-    def deal_rest(self, taker: str, hands: dict, dealt: dict) -> None:
+    def deal_rest(self, taker: str, hands: dict, dealt: dict | None = None) -> dict:
         """What a deal_rest phase does: each seat's hand in `hands` made a new list of its cards and
-        those it receives (complete), and `dealt[seat]` a copy of it, in dealing order. For a deck,
+        those it receives (complete), and `dealt[seat]` a copy of it, in dealing order; `dealt`
+        returned, or with none a new dict of them in the seats' order (the table's). For a deck,
         one function generated per taker (_filler): no dict of what each receives, no loop."""
         if self.kind == "deck":
             fill = self._per_taker(self._plan.fills, _filler, taker)
             if fill is not None:
-                fill(self.stock, self.public, hands, dealt)
-                return
+                return fill(self.stock, self.public, hands, dealt)
+        if dealt is None:
+            dealt = dict.fromkeys(self._plan.seats)
         for seat, cards in self.complete(taker).items():
             hands[seat] = hand = hands[seat] + cards
             dealt[seat] = [*hand]
+        return dealt
 
     def _per_taker(self, made: dict, maker, taker: str):
         """The function `maker` generates for `taker` (a seat of the plan's order), made once per
         variant, dealer and taker and kept in `made`; None for a taker that is no seat."""
         function = made.get(taker)
         if function is None and taker in self._plan.order:
-            function = made[taker] = maker(self._plan.order, self.completion, taker)
+            function = made[taker] = maker(self._plan, taker)
         return function
 
     def complete(self, taker: str) -> dict:
@@ -314,10 +317,11 @@ class _Plan:
     only once a deck of the right length was read: a rules file's packets are bounded by nothing
     before (BALOOT_RULES_DIR), and packets of 10**8 must fail as a wrong deck, not fill memory."""
 
-    __slots__ = ("order", "packets", "first", "completion", "public", "split", "completes", "fills")
+    __slots__ = ("order", "seats", "packets", "first", "completion", "public", "split", "completes", "fills")
 
     def __init__(self, rules, dealer: str):
         self.order = rules.table.order_after(dealer)
+        self.seats = tuple(rules.table.seats)   # (the table's order: a state's dicts by seat)
         self.packets = packets = rules.deal["packets"]
         self.first = sum(packets)
         self.completion = rules.deal["completion"]
@@ -352,10 +356,11 @@ def _splitter(n_seats: int, packets: tuple, order: tuple, public: bool):
     return namespace["split"]
 
 
-def _completer(order: tuple, completion: int, taker: str):
+def _completer(plan: _Plan, taker: str):
     """(stock, public) -> {seat: the cards it receives after the bidding}: slices of the stock in
     dealing order, the taker's led by the public card (Deal.complete's loop, generated once per
     taker: only integers and global names are written into its source)."""
+    order, completion = plan.order, plan.completion
     seats, parts, at = {}, [], 0
     for index, seat in enumerate(order):
         seats[f"g{index}"] = seat
@@ -370,18 +375,23 @@ def _completer(order: tuple, completion: int, taker: str):
     return namespace["complete"]
 
 
-def _filler(order: tuple, completion: int, taker: str):
-    """(stock, public, hands, dealt) -> None: each seat's hand a new list, its cards then those
+def _filler(plan: _Plan, taker: str):
+    """(stock, public, hands, dealt) -> dealt: each seat's hand a new list, its cards then those
     `complete` gives it (the stock in dealing order, the taker's led by the public card), and
-    dealt[seat] a copy, seat by seat in dealing order (Deal.deal_rest's loop, generated once per
-    taker: only integers and global names are written into its source)."""
+    dealt[seat] a copy, seat by seat in dealing order; with no `dealt` (None), a new dict of the
+    copies in the table's order of seats (Deal.deal_rest's loop, generated once per taker: only
+    integers and global names are written into its source)."""
+    order, completion = plan.order, plan.completion
     seats, lines, at = {}, [], 0
     for index, seat in enumerate(order):
         seats[f"g{index}"] = seat
         count = completion - (seat == taker)
         received = ["public"] * (seat == taker) + [f"s[{p}]" for p in range(at, at + count)]
         at += count
-        lines += [f"    h[g{index}] = c = [*h[g{index}], {', '.join(received)}]", f"    d[g{index}] = [*c]"]
+        lines.append(f"    h[g{index}] = c{index} = [*h[g{index}], {', '.join(received)}]")
+    made = ", ".join(f"g{order.index(seat)}: [*c{order.index(seat)}]" for seat in plan.seats if seat in order)
+    lines += ["    if d is None:", f"        return {{{made}}}"]
+    lines += [f"    d[g{index}] = [*c{index}]" for index in range(len(order))] + ["    return d"]
     namespace = {"__builtins__": {}, **seats}
     exec(compile("def fill(s, public, h, d):\n" + "\n".join(lines) + "\n", "<deal fill>", "exec"), namespace)
     return namespace["fill"]

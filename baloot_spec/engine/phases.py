@@ -90,9 +90,13 @@ class Phases:
             taker = phase.taker(S)
             if tables.copy_hands:   # (an effect may hold them: see IN_PLACE, state.py)
                 S.hands = dict(S.hands)
-            if tables.copy_dealt:
-                S.dealt = dict(S.dealt)
-            self.deal.deal_rest(taker, S.hands, S.dealt)   # (each hand a new list, dealt a copy of it)
+            dealt = S.dealt
+            if dealt is tables.initial_dealt:   # (the variant's, shared: a new dict, made whole)
+                S.dealt = self.deal.deal_rest(taker, S.hands)   # (each hand a new list, dealt a copy of it)
+            else:   # (a state's own, as a position or a copy gives it: written in place)
+                if tables.copy_dealt:
+                    S.dealt = dealt = dict(dealt)
+                self.deal.deal_rest(taker, S.hands, dealt)
             self._owned = True
             self._leave(phase)
         elif kind == "tricks":
