@@ -45,7 +45,11 @@ class Deal:
         self.rules = rules
         self.dealer = dealer
         deck = rules.deck
-        self._plan = plan = _plan_of(rules, dealer)
+        try:   # (_plan_of read without its call)
+            plan = rules._deal_plans[dealer]
+        except (AttributeError, KeyError):
+            plan = _plan_of(rules, dealer)
+        self._plan = plan
         packets = plan.packets
         self.first = plan.first
         self.completion = plan.completion
@@ -63,7 +67,8 @@ class Deal:
             self._check_cut_in_hands(moves)
         else:
             raise DealError("a deal needs 'deck' (the card order) or 'hands' and 'public'")
-        self.check_exposed()
+        if self.exposed is not None:
+            self.check_exposed()
 
     @property
     def order(self) -> list:
@@ -182,7 +187,7 @@ class Deal:
 
     # ---- the two forms --------------------------------------------------------------------------
     def _from_deck(self, cards, packets, deck, moves=(), plan=None):
-        total = len(self._plan.order) * (self.first + self.completion)
+        total = self._plan.total
         if not isinstance(cards, list) or len(cards) != total:
             raise DealError(f"the deck must list all {total} cards", "deal.deck")
         exact = deck.exact
@@ -317,7 +322,7 @@ class _Plan:
     only once a deck of the right length was read: a rules file's packets are bounded by nothing
     before (BALOOT_RULES_DIR), and packets of 10**8 must fail as a wrong deck, not fill memory."""
 
-    __slots__ = ("order", "seats", "packets", "first", "completion", "public", "split", "completes", "fills")
+    __slots__ = ("order", "seats", "packets", "first", "completion", "total", "public", "split", "completes", "fills")
 
     def __init__(self, rules, dealer: str):
         self.order = rules.table.order_after(dealer)
@@ -325,6 +330,7 @@ class _Plan:
         self.packets = packets = rules.deal["packets"]
         self.first = sum(packets)
         self.completion = rules.deal["completion"]
+        self.total = len(self.order) * (self.first + self.completion)   # (the cards of a deck)
         self.public = bool(rules.deal["public"])
         self.split = None   # (made by Deal._from_deck, see above)
         self.completes = {}   # taker -> complete(stock, public): Deal.complete of a deck, generated

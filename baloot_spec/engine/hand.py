@@ -35,10 +35,14 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
                  "_tables", "_phases", "_now", "_n_seats", "_owned")
 
     def __init__(self, rules, dealer: str, deal: dict, match_scores: dict | None = None):
-        if not rules.table.is_seat(dealer):
+        try:   # (tables_of and Table.is_seat read without their calls: two frames a hand)
+            tables = rules._engine_tables
+        except AttributeError:
+            tables = tables_of(rules)
+        if not (isinstance(dealer, str) and dealer in tables.next_seat):   # (every seat, as Table.is_seat)
             raise DealError(f"unknown dealer {dealer!r} (seats: {' '.join(rules.table.seats)})", "dealer")
         self.rules = rules
-        self._tables = tables = tables_of(rules)
+        self._tables = tables
         scores = Rec(tables.no_points)   # (the state's own record, in the teams' order: State keeps it, own=True)
         if match_scores is not None:
             if not _points_of(match_scores, tables.no_points):
