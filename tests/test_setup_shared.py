@@ -177,3 +177,17 @@ def test_an_unknown_dealer_is_refused_before_anything(rules):
 
 def test_a_state_made_alone_shares_the_variants_dealt(rules):
     assert State(rules, "N", SCORES).dealt is initial_dealt(rules) is State(rules, "E", SCORES).dealt
+
+
+def test_a_hands_state_is_what_state_makes(rules):
+    """Hand makes its state with the variant's class and init at once (state_maker), as State() does."""
+    from baloot_spec.expr.builtins import Rec
+    hand = Hand(rules, "E", {"deck": _deck(rules, 3)}, {"EW": 7, "NS": 5})
+    alone = State(rules, "E", Rec({"NS": 5, "EW": 7}), hand.deal.initial, True)
+    S = hand.state
+    assert type(S) is type(alone) and S._fields == alone._fields
+    for name in S._fields:
+        if name not in ("public", "exposed", "phase", "actor", "_memo", "leader"):   # (what the hand sets after)
+            assert getattr(S, name) == getattr(alone, name), name
+    assert type(S.match_scores) is Rec and list(S.match_scores.items()) == [("NS", 5), ("EW", 7)]
+    assert S.public is hand.deal.public and S.initial == hand.deal.initial

@@ -21,7 +21,7 @@ from .phases import Phases
 from .random_cards import RandomCards
 from .results import match_step, run_rule, score_facts  # noqa: F401  (public here too)
 from .scores import OVER, Scores
-from .state import Play, State, Trick
+from .state import Play, State, Trick  # noqa: F401  (State: public here too)
 
 
 class Hand(Judging, Announcing, RandomCards, Scores, Phases):
@@ -52,7 +52,10 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         self.deal_spec = deal
         # (each seat's initial is the deal's own list: nothing changes it; its hand the same list
         # until a tricks phase makes it a copy, which a card played changes in place: own_hands)
-        self.state = S = State(rules, dealer, scores, dealt.initial, True)
+        # (State(rules, dealer, scores, dealt.initial, True) written out: its class and init read)
+        kind, init, _ = tables.state_made
+        self.state = S = _NEW(kind)
+        init(S, dealer, scores, dealt.initial)
         S.public = dealt.public
         S.exposed = dealt.exposed
         self.events: list[dict] = []

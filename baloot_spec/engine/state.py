@@ -199,10 +199,7 @@ class State:
         """`initial`: each seat's cards dealt before the bidding (the list is kept as the seat's
         `initial`, a copy is its hand); without it every seat holds none. `match_scores` is copied
         into a Rec, unless `own`: a Rec made for this state alone (Hand's), kept as it is."""
-        made = getattr(rules, "_state_made", None)
-        if made is None:
-            made = rules._state_made = _initializer(rules)
-        kind, init, _ = made
+        kind, init, _ = state_maker(rules)
         state = object.__new__(kind)
         init(state, dealer, match_scores if own else Rec(match_scores), initial)
         return state
@@ -220,13 +217,20 @@ class State:
         return self.hands.get(self.actor, []) if self.actor else []
 
 
-def initial_dealt(rules) -> dict:
-    """The variant's one `dealt` of a state before the completion (every seat one empty list):
-    never written, shared by every state made so; the completion replaces it (engine/phases.py)."""
+def state_maker(rules) -> tuple:
+    """(the variant's State subclass, its `init(state, dealer, match_scores, initial)`, the one
+    `dealt` before the completion): what State() makes a state with, made once per variant (a
+    Hand makes its state with them at once: State.__new__'s frame and the class call fewer)."""
     made = getattr(rules, "_state_made", None)
     if made is None:
         made = rules._state_made = _initializer(rules)
-    return made[2]
+    return made
+
+
+def initial_dealt(rules) -> dict:
+    """The variant's one `dealt` of a state before the completion (every seat one empty list):
+    never written, shared by every state made so; the completion replaces it (engine/phases.py)."""
+    return state_maker(rules)[2]
 
 
 def _initializer(rules):
