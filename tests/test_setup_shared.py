@@ -191,3 +191,23 @@ def test_a_hands_state_is_what_state_makes(rules):
             assert getattr(S, name) == getattr(alone, name), name
     assert type(S.match_scores) is Rec and list(S.match_scores.items()) == [("NS", 5), ("EW", 7)]
     assert S.public is hand.deal.public and S.initial == hand.deal.initial
+
+
+def test_the_completion_of_a_fresh_hand_makes_its_dealt_whole(rules, monkeypatch):
+    """A state holding the variant's `dealt` is given a new dict by the fill (no dict to write in
+    place, none copied first), whether or not an effect may hold `dealt`."""
+    games = [g for g in _played(rules, 8, "whole") if g.state.tricks]
+    seen = []
+    original = Deal.deal_rest
+
+    def spy(self, taker, hands, dealt=None):
+        seen.append(dealt)
+        return original(self, taker, hands, dealt)
+
+    monkeypatch.setattr(Deal, "deal_rest", spy)
+    for game in games:
+        hand = Hand(rules, game.deal.dealer, game.deal_spec, {"NS": 3, "EW": 40})
+        for event in game.events:
+            hand.apply(event)
+        assert hand.state.dealt == game.state.dealt and hand.result() == game.result()
+    assert len(seen) == len(games) and all(dealt is None for dealt in seen)
