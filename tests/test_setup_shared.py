@@ -211,3 +211,22 @@ def test_the_completion_of_a_fresh_hand_makes_its_dealt_whole(rules, monkeypatch
             hand.apply(event)
         assert hand.state.dealt == game.state.dealt and hand.result() == game.result()
     assert len(seen) == len(games) and all(dealt is None for dealt in seen)
+
+
+def test_a_position_and_a_projects_case_write_a_dealt_of_their_own(rules):
+    """What writes `dealt` seat by seat (a position's cards, a conformance projects case) first
+    gives the state a dict of its own: the variant's stays empty."""
+    from baloot_spec.conformance.runner import projects_position
+    from baloot_spec.engine.position import hand_from_position, position_of
+    game = next(g for g in _played(rules, 10, "position") if g.state.tricks)
+    hand = Hand(rules, game.deal.dealer, game.deal_spec, {"NS": 3, "EW": 40})
+    for event in game.events:   # (to the first card: a position is in a phase of its spec)
+        hand.apply(event)
+        if hand.state.trick:
+            break
+    again = hand_from_position(rules, position_of(hand))
+    assert again.state.dealt == hand.state.dealt and again.state.dealt is not initial_dealt(rules)
+    deck = _deck(rules, 4)
+    projects_position(rules, {"dealer": "N", "mode": "sun", "hands": {s: deck[i * 8:i * 8 + 8] for i, s in
+                                                                      enumerate(rules.table.seats)}})
+    assert initial_dealt(rules) == {seat: [] for seat in rules.table.seats}
