@@ -70,9 +70,8 @@ def test_a_literal_next_is_not_called(rules):
         def never(S):
             raise AssertionError("next called")
 
-        for name, phase in list(hand._phases.items()):
-            if phase.goes_to is not None and not phase.fixed:
-                hand._phases[name] = replace(phase, next=never)
+        hand._phases = {name: replace(phase, next=never) if phase.goes_to is not None and not phase.fixed else phase
+                        for name, phase in hand._phases.items()}   # (a map of the hand's own: the variant's is shared)
         _replayed(rules, game, hand)
         assert hand.result() == game.result()
 
@@ -81,9 +80,9 @@ def test_next_is_called_when_it_is_no_literal(rules):
     game = _hands(rules, 1)[0]
     hand = Hand(rules, game.deal.dealer, game.deal_spec)
     called = []
-    for name, phase in list(hand._phases.items()):
-        if phase.goes_to is not None and not phase.fixed:
-            hand._phases[name] = replace(phase, goes_to=None, next=lambda S, n=phase.goes_to: called.append(n) or n)
+    hand._phases = {name: replace(phase, goes_to=None, next=lambda S, n=phase.goes_to: called.append(n) or n)
+                    if phase.goes_to is not None and not phase.fixed else phase
+                    for name, phase in hand._phases.items()}   # (a map of the hand's own: the variant's is shared)
     _replayed(rules, game, hand)
     assert called and hand.result() == game.result()
 
@@ -146,10 +145,12 @@ def test_a_phase_is_specialised_by_its_getter(rules):
     game = next(g for g in _hands(rules, 10) if g.state.tricks)
     hand = Hand(rules, game.deal.dealer, game.deal_spec)
     asked = []
-    for name, phase in list(hand._phases.items()):
+    spied = dict(hand._phases)   # (a map of the hand's own: the variant's is shared)
+    for name, phase in spied.items():
         if phase.fixed:
             getter = phase.fixed_of
-            hand._phases[name] = replace(phase, fixed_of=lambda S, g=getter, n=name: asked.append(n) or g(S))
+            spied[name] = replace(phase, fixed_of=lambda S, g=getter, n=name: asked.append(n) or g(S))
+    hand._phases = spied
     _replayed(rules, game, hand)
     assert asked and set(asked) <= {n for n, p in rules.phases.items() if p.fixed}
     assert hand.result() == game.result()

@@ -178,6 +178,7 @@ def projects_position(rules, setup: dict) -> dict:
     """Projects, comparison and Baloot for dealt hands (the `projects` case kind)."""
     S = State(rules, setup["dealer"], {t: 0 for t in rules.table.teams})
     S.mode, S.trump = setup["mode"], setup.get("trump")
+    S.dealt = dict(S.dealt)   # (its own to write: a fresh state holds the variant's, shared)
     for seat, cards in setup["hands"].items():
         S.dealt[seat] = [rules.deck.parse(c) for c in cards]
     fn = rules.functions

@@ -9,7 +9,7 @@ from __future__ import annotations
 from operator import is_ as _IS
 
 from .call_finders import call_finder
-from .state import Action, LegalEvent
+from .state import Action, LegalEvent, state_maker
 
 NOTHING = frozenset()   # no said-alone action refused by a guard
 UNKNOWN = object()      # the seat to act, not yet worked out at a position (Hand._seat)
@@ -91,7 +91,7 @@ class _Tables:
     (Slots: the engine reads these on every card; a dict subclass kept them in a real dict.)"""
 
     __slots__ = ("by_name", "next_seat", "copy_hands", "copy_dealt", "copy_trick", "copy_tricks", "copy_played",
-                 "in_place", "play_phase", "_by_phase", "no_points", "_candidates")
+                 "in_place", "play_phase", "_by_phase", "no_points", "_candidates", "initial_dealt", "state_made")
 
     def __init__(self, rules):
         self.by_name = {name: _CandidateTable(rules, phase) for name, phase in rules.phases.items()}
@@ -100,6 +100,10 @@ class _Tables:
         # which of the containers a card changes are changed as new ones (IN_PLACE, state.py)
         held = rules.held_by_effects
         self.copy_hands, self.copy_dealt = "hands" in held, "dealt" in held
+        # (the variant's State subclass and init, which Hand makes its state with; a state's
+        # `dealt` before the completion, shared)
+        self.state_made = made = state_maker(rules)
+        self.initial_dealt = made[2]
         self.copy_trick, self.copy_tricks, self.copy_played = "trick" in held, "tricks" in held, "played" in held
         self.in_place = not (self.copy_hands or self.copy_trick or self.copy_tricks or self.copy_played)
         tricks = [name for name, phase in rules.phases.items() if phase.kind == "tricks"]

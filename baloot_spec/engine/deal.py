@@ -39,13 +39,17 @@ class Deal:
     dict was one object more to make and free per hand; tools/BENCHMARKS.md, step 101)."""
 
     __slots__ = ("rules", "dealer", "_plan", "first", "completion", "exposed", "cut", "kind", "initial",
-                 "public", "stock", "hands")
+                 "public", "_deck", "hands")
 
     def __init__(self, rules, dealer: str, spec: dict):
         self.rules = rules
         self.dealer = dealer
         deck = rules.deck
-        self._plan = plan = _plan_of(rules, dealer)
+        try:   # (_plan_of read without its call)
+            plan = rules._deal_plans[dealer]
+        except (AttributeError, KeyError):
+            plan = _plan_of(rules, dealer)
+        self._plan = plan
         packets = plan.packets
         self.first = plan.first
         self.completion = plan.completion
@@ -63,7 +67,14 @@ class Deal:
             self._check_cut_in_hands(moves)
         else:
             raise DealError("a deal needs 'deck' (the card order) or 'hands' and 'public'")
-        self.check_exposed()
+        if self.exposed is not None:
+            self.check_exposed()
+
+    @property
+    def stock(self) -> list:
+        """The cards left after the dealing before the bidding, in order (a new list: the deal keeps
+        the deck they end, read where they start, _Plan.stock_at; no list a hand for them)."""
+        return self._deck[self._plan.stock_at:]
 
     @property
     def order(self) -> list:
@@ -182,7 +193,7 @@ class Deal:
 
     # ---- the two forms --------------------------------------------------------------------------
     def _from_deck(self, cards, packets, deck, moves=(), plan=None):
-        total = len(self._plan.order) * (self.first + self.completion)
+        total = self._plan.total
         if not isinstance(cards, list) or len(cards) != total:
             raise DealError(f"the deck must list all {total} cards", "deal.deck")
         exact = deck.exact
@@ -201,7 +212,8 @@ class Deal:
             split = plan.split
             if split is None:
                 split = plan.split = _splitter(len(plan.order), tuple(plan.packets), plan.order, plan.public)
-            self.initial, self.public, self.stock = split(parsed)
+            self.initial, self.public = split(parsed)
+            self._deck = parsed   # (the stock its tail: the property `stock`)
             return
         rest, placed, public, taken = list(parsed), {}, None, []
         for count, end, target, seat, packet in moves:    # the cut's moves, before the dealing
@@ -232,7 +244,7 @@ class Deal:
         if self.rules.deal["public"] and public is None:
             public, at = rest[at], at + 1
         self.public = public if self.rules.deal["public"] else None
-        self.stock = rest[at:]
+        self._deck = [None] * self._plan.stock_at + rest[at:]   # (the stock where a deck's is: `stock`)
 
     def _from_hands(self, hands, public, deck):
         if not isinstance(hands, dict) or set(hands) != set(self._plan.order):
@@ -257,25 +269,28 @@ class Deal:
         if self.exposed is not None and not any(self.exposed in cards for cards in self.initial.values()):
             raise DealError(f"the exposed card {self.exposed} is not among the cards dealt before the bidding", "deal.exposed")
 
-    def deal_rest(self, taker: str, hands: dict, dealt: dict) -> None:
+    def deal_rest(self, taker: str, hands: dict, dealt: dict | None = None) -> dict:
         """What a deal_rest phase does: each seat's hand in `hands` made a new list of its cards and
-        those it receives (complete), and `dealt[seat]` a copy of it, in dealing order. For a deck,
+        those it receives (complete), and `dealt[seat]` a copy of it, in dealing order; `dealt`
+        returned, or with none a new dict of them in the seats' order (the table's). For a deck,
         one function generated per taker (_filler): no dict of what each receives, no loop."""
         if self.kind == "deck":
             fill = self._per_taker(self._plan.fills, _filler, taker)
             if fill is not None:
-                fill(self.stock, self.public, hands, dealt)
-                return
+                return fill(self._deck, self.public, hands, dealt)
+        if dealt is None:
+            dealt = dict.fromkeys(self._plan.seats)
         for seat, cards in self.complete(taker).items():
             hands[seat] = hand = hands[seat] + cards
             dealt[seat] = [*hand]
+        return dealt
 
     def _per_taker(self, made: dict, maker, taker: str):
         """The function `maker` generates for `taker` (a seat of the plan's order), made once per
         variant, dealer and taker and kept in `made`; None for a taker that is no seat."""
         function = made.get(taker)
         if function is None and taker in self._plan.order:
-            function = made[taker] = maker(self._plan.order, self.completion, taker)
+            function = made[taker] = maker(self._plan, taker)
         return function
 
     def complete(self, taker: str) -> dict:
@@ -284,7 +299,7 @@ class Deal:
         if self.kind == "deck":
             complete = self._per_taker(self._plan.completes, _completer, taker)
             if complete is not None:
-                return complete(self.stock, self.public)
+                return complete(self._deck, self.public)
             stock, at, completion = self.stock, 0, self.completion
             for seat in self._plan.order:   # (slices of the stock, in dealing order)
                 if seat == taker:
@@ -309,22 +324,27 @@ class Deal:
 class _Plan:
     """What dealing from one dealer under one compiled variant always is: the dealing order, the
     packets and counts, and `split(cards)`, which deals a deck (a list of cards) without a cut:
-    (each seat's cards before the bidding, in dealing order; the public card; the stock).
+    (each seat's cards before the bidding, in dealing order; the public card); the stock is the
+    deck from `stock_at` on.
     Made once per variant and dealer (the per-hand work was ~2 us of a hand's setup); `split`
     only once a deck of the right length was read: a rules file's packets are bounded by nothing
     before (BALOOT_RULES_DIR), and packets of 10**8 must fail as a wrong deck, not fill memory."""
 
-    __slots__ = ("order", "packets", "first", "completion", "public", "split", "completes", "fills")
+    __slots__ = ("order", "seats", "packets", "first", "completion", "total", "stock_at", "public", "split",
+                 "completes", "fills")
 
     def __init__(self, rules, dealer: str):
         self.order = rules.table.order_after(dealer)
+        self.seats = tuple(rules.table.seats)   # (the table's order: a state's dicts by seat)
         self.packets = packets = rules.deal["packets"]
         self.first = sum(packets)
         self.completion = rules.deal["completion"]
+        self.total = len(self.order) * (self.first + self.completion)   # (the cards of a deck)
         self.public = bool(rules.deal["public"])
+        self.stock_at = len(self.order) * self.first + self.public   # (after the cards dealt and the public card)
         self.split = None   # (made by Deal._from_deck, see above)
-        self.completes = {}   # taker -> complete(stock, public): Deal.complete of a deck, generated
-        self.fills = {}   # taker -> fill(stock, public, hands, dealt): Deal.deal_rest of a deck, generated
+        self.completes = {}   # taker -> complete(deck, public): Deal.complete of a deck, generated
+        self.fills = {}   # taker -> fill(deck, public, hands, dealt): Deal.deal_rest of a deck, generated
 
 
 def _plan_of(rules, dealer: str) -> _Plan:
@@ -340,23 +360,24 @@ def _plan_of(rules, dealer: str) -> _Plan:
 
 
 def _splitter(n_seats: int, packets: tuple, order: tuple, public: bool):
-    """deck -> ({seat: its cards dealt packet by packet}, the public card or None, the rest), as
+    """deck -> ({seat: its cards dealt packet by packet}, the public card or None), as
     one generated function of list displays over fixed positions (only integers and global
     names are written into its source; the seats are its globals)."""
     positions, at = _dealt_positions(n_seats, packets)
     seats = {f"g{i}": seat for i, seat in enumerate(order)}
     hands = ", ".join(f"g{i}: [{', '.join(f'd[{p}]' for p in places)}]" for i, places in enumerate(positions))
-    tail = f"d[{at}], d[{at + 1}:]" if public else f"None, d[{at}:]"
+    tail = f"d[{at}]" if public else "None"
     namespace = {"__builtins__": {}, **seats}
     exec(compile(f"def split(d):\n    return {{{hands}}}, {tail}\n", "<deal split>", "exec"), namespace)
     return namespace["split"]
 
 
-def _completer(order: tuple, completion: int, taker: str):
-    """(stock, public) -> {seat: the cards it receives after the bidding}: slices of the stock in
-    dealing order, the taker's led by the public card (Deal.complete's loop, generated once per
-    taker: only integers and global names are written into its source)."""
-    seats, parts, at = {}, [], 0
+def _completer(plan: _Plan, taker: str):
+    """(deck, public) -> {seat: the cards it receives after the bidding}: slices of the stock (the
+    deck from plan.stock_at) in dealing order, the taker's led by the public card (Deal.complete's
+    loop, generated once per taker: only integers and global names are written into its source)."""
+    order, completion = plan.order, plan.completion
+    seats, parts, at = {}, [], plan.stock_at
     for index, seat in enumerate(order):
         seats[f"g{index}"] = seat
         if seat == taker:
@@ -370,18 +391,24 @@ def _completer(order: tuple, completion: int, taker: str):
     return namespace["complete"]
 
 
-def _filler(order: tuple, completion: int, taker: str):
-    """(stock, public, hands, dealt) -> None: each seat's hand a new list, its cards then those
-    `complete` gives it (the stock in dealing order, the taker's led by the public card), and
-    dealt[seat] a copy, seat by seat in dealing order (Deal.deal_rest's loop, generated once per
-    taker: only integers and global names are written into its source)."""
-    seats, lines, at = {}, [], 0
+def _filler(plan: _Plan, taker: str):
+    """(deck, public, hands, dealt) -> dealt: each seat's hand a new list, its cards then those
+    `complete` gives it (the stock, the deck from plan.stock_at, in dealing order, the taker's led
+    by the public card), and
+    dealt[seat] a copy, seat by seat in dealing order; with no `dealt` (None), a new dict of the
+    copies in the table's order of seats (Deal.deal_rest's loop, generated once per taker: only
+    integers and global names are written into its source)."""
+    order, completion = plan.order, plan.completion
+    seats, lines, at = {}, [], plan.stock_at
     for index, seat in enumerate(order):
         seats[f"g{index}"] = seat
         count = completion - (seat == taker)
         received = ["public"] * (seat == taker) + [f"s[{p}]" for p in range(at, at + count)]
         at += count
-        lines += [f"    h[g{index}] = c = [*h[g{index}], {', '.join(received)}]", f"    d[g{index}] = [*c]"]
+        lines.append(f"    h[g{index}] = c{index} = [*h[g{index}], {', '.join(received)}]")
+    made = ", ".join(f"g{order.index(seat)}: [*c{order.index(seat)}]" for seat in plan.seats if seat in order)
+    lines += ["    if d is None:", f"        return {{{made}}}"]
+    lines += [f"    d[g{index}] = [*c{index}]" for index in range(len(order))] + ["    return d"]
     namespace = {"__builtins__": {}, **seats}
     exec(compile("def fill(s, public, h, d):\n" + "\n".join(lines) + "\n", "<deal fill>", "exec"), namespace)
     return namespace["fill"]

@@ -21,7 +21,7 @@ from .phases import Phases
 from .random_cards import RandomCards
 from .results import match_step, run_rule, score_facts  # noqa: F401  (public here too)
 from .scores import OVER, Scores
-from .state import Play, State, Trick
+from .state import Play, State, Trick  # noqa: F401  (State: public here too)
 
 
 class Hand(Judging, Announcing, RandomCards, Scores, Phases):
@@ -35,10 +35,14 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
                  "_tables", "_phases", "_now", "_n_seats", "_owned")
 
     def __init__(self, rules, dealer: str, deal: dict, match_scores: dict | None = None):
-        if not rules.table.is_seat(dealer):
+        try:   # (tables_of and Table.is_seat read without their calls: two frames a hand)
+            tables = rules._engine_tables
+        except AttributeError:
+            tables = tables_of(rules)
+        if not (isinstance(dealer, str) and dealer in tables.next_seat):   # (every seat, as Table.is_seat)
             raise DealError(f"unknown dealer {dealer!r} (seats: {' '.join(rules.table.seats)})", "dealer")
         self.rules = rules
-        self._tables = tables = tables_of(rules)
+        self._tables = tables
         scores = Rec(tables.no_points)   # (the state's own record, in the teams' order: State keeps it, own=True)
         if match_scores is not None:
             if not _points_of(match_scores, tables.no_points):
@@ -48,7 +52,10 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         self.deal_spec = deal
         # (each seat's initial is the deal's own list: nothing changes it; its hand the same list
         # until a tricks phase makes it a copy, which a card played changes in place: own_hands)
-        self.state = S = State(rules, dealer, scores, dealt.initial, True)
+        # (State(rules, dealer, scores, dealt.initial, True) written out: its class and init read)
+        kind, init, _ = tables.state_made
+        self.state = S = _NEW(kind)
+        init(S, dealer, scores, dealt.initial)
         S.public = dealt.public
         S.exposed = dealt.exposed
         self.events: list[dict] = []
@@ -58,7 +65,9 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         self._kept = None
         self.facts = None
         self._score = self._shown = None
-        self._phases = dict(rules.phases)   # a phase with `fixed` state is swapped for its specialised form
+        # (the variant's phases, never written: a phase with `fixed` state is swapped for its
+        # specialised form by swapping the map for a shared one, phases_with in engine/phases.py)
+        self._phases = rules.phases
         # The current phase (as compiled for this hand), its candidate table, and the candidates
         # no check / no action effect of the phase can apply to (the engine skips those calls).
         self._now = NOWHERE
@@ -365,7 +374,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
 _EVENT_OF = attrgetter("_event")
 _CARD_OF = attrgetter("card")
 _NEW = object.__new__   # (a finished trick, its fields then set as Trick.__init__ sets them)
-_SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables"))   # Hand.copy: not copied (state is, apart)
+_SHARED = frozenset(("rules", "deal", "deal_spec", "state", "_tables", "_phases"))   # Hand.copy: not copied (state is, apart)
 
 
 _CONTAINERS = frozenset((list, dict, Rec, set))

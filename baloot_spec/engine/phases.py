@@ -15,9 +15,28 @@ from .scores import OVER
 from .state import own_hands
 
 
+def phases_with(rules, phases: dict, name: str, phase) -> dict:
+    """`phases` with `name` as `phase`, a map made once per variant and kept by the rules (their
+    `_phase_maps`): never written, so the hands that specialise the same phases alike share it,
+    where each hand copied the variant's phases into a dict of its own to write two of them
+    (tools/BENCHMARKS.md, step 115). A map a caller gave a hand is kept too (as long as the rules
+    are): its id is then never another map's."""
+    maps = rules._phase_maps
+    key = (name, id(phases), id(phase))
+    made = maps.get(key)
+    if made is None or made[0] is not phases or made[1] is not phase:
+        made = (phases, phase, {**phases, name: phase})
+        if len(maps) < _KEPT_MAPS:
+            maps[key] = made
+    return made[2]
+
+
+_KEPT_MAPS = 4096   # (a variant has a few dozen; past this, a map is made per call and not kept)
+
+
 class Phases:
     """Hand's phase machinery, over the hand's slots (`state`, `rules`, `deal`, `_phases`: each
-    phase as compiled for this hand, `_tables`, `_now`, `_seat`, `_kept`, `facts`, `_owned`: every
+    phase as compiled for this hand, a map shared and never written: phases_with), `_tables`, `_now`, `_seat`, `_kept`, `facts`, `_owned`: every
     hand a list of the state's own, see own_hands)."""
 
     __slots__ = ()
@@ -46,7 +65,15 @@ class Phases:
             special = rules._specialized.get(key)   # (what specialized() keeps, read without its call)
             if special is None:
                 special = rules.specialized(*key)
-            phase = self._phases[name] = special
+            # (the hand's map of phases swapped for the one with this phase specialised: shared,
+            # never written; phases_with read without its call)
+            phases = self._phases
+            made = rules._phase_maps.get((name, id(phases), id(special)))
+            if made is None or made[0] is not phases or made[1] is not special:
+                self._phases = phases_with(rules, phases, name, special)
+            else:
+                self._phases = made[2]
+            phase = special
         # (_Tables.now's tuple read without its call; a score phase is left at once: only if it fails)
         tables = self._tables
         kind = phase.kind
@@ -63,9 +90,13 @@ class Phases:
             taker = phase.taker(S)
             if tables.copy_hands:   # (an effect may hold them: see IN_PLACE, state.py)
                 S.hands = dict(S.hands)
-            if tables.copy_dealt:
-                S.dealt = dict(S.dealt)
-            self.deal.deal_rest(taker, S.hands, S.dealt)   # (each hand a new list, dealt a copy of it)
+            dealt = S.dealt
+            if dealt is tables.initial_dealt:   # (the variant's, shared: a new dict, made whole)
+                S.dealt = self.deal.deal_rest(taker, S.hands)   # (each hand a new list, dealt a copy of it)
+            else:   # (a state's own, as a position or a copy gives it: written in place)
+                if tables.copy_dealt:
+                    S.dealt = dealt = dict(dealt)
+                self.deal.deal_rest(taker, S.hands, dealt)
             self._owned = True
             self._leave(phase)
         elif kind == "tricks":
@@ -121,7 +152,8 @@ class Phases:
             S.phase = name
             phase = self._phases[name]
             if phase.fixed:
-                phase = self._phases[name] = self.rules.specialized(name, phase.fixed_of(S))
+                phase = self.rules.specialized(name, phase.fixed_of(S))
+                self._phases = phases_with(self.rules, self._phases, name, phase)
             if phase.kind == "tricks":
                 own_hands(S)
                 self._owned = True

@@ -186,6 +186,7 @@ def hand_from_position(rules, position) -> Hand:
 def _set_state(hand: Hand, rules, spec: dict, position: dict, dealt: dict, phase_name: str, skip) -> None:
     """The cards as dealt, and every carried state variable but those in `skip`."""
     S = hand.state
+    S.dealt = dict(S.dealt)   # (the state's own to write: a fresh state holds the variant's, shared)
     for seat in rules.table.seats:   # (in the position's order: a position written again is the same text)
         cards = [rules.deck.parse(c) for c in dealt[seat]]
         S.hands[seat] = cards

@@ -205,10 +205,7 @@ class State:
         """`initial`: each seat's cards dealt before the bidding (the list is kept as the seat's
         `initial`, a copy is its hand); without it every seat holds none. `match_scores` is copied
         into a Rec, unless `own`: a Rec made for this state alone (Hand's), kept as it is."""
-        made = getattr(rules, "_state_made", None)
-        if made is None:
-            made = rules._state_made = _initializer(rules)
-        kind, init = made
+        kind, init, _ = state_maker(rules)
         state = object.__new__(kind)
         init(state, dealer, match_scores if own else Rec(match_scores), initial)
         return state
@@ -226,9 +223,26 @@ class State:
         return self.hands.get(self.actor, []) if self.actor else []
 
 
+def state_maker(rules) -> tuple:
+    """(the variant's State subclass, its `init(state, dealer, match_scores, initial)`, the one
+    `dealt` before the completion): what State() makes a state with, made once per variant (a
+    Hand makes its state with them at once: State.__new__'s frame and the class call fewer)."""
+    made = getattr(rules, "_state_made", None)
+    if made is None:
+        made = rules._state_made = _initializer(rules)
+    return made
+
+
+def initial_dealt(rules) -> dict:
+    """The variant's one `dealt` of a state before the completion (every seat one empty list):
+    never written, shared by every state made so; the completion replaces it (engine/phases.py)."""
+    return state_maker(rules)[2]
+
+
 def _initializer(rules):
-    """(the variant's State subclass, `init(state, dealer, match_scores, initial)`): every field set in a
-    fixed order, containers new, and `_fields` (what copy() copies). Generated once per variant,
+    """(the variant's State subclass, `init(state, dealer, match_scores, initial)`, the one `dealt`
+    before the completion): every field set in a fixed order, containers new but those nothing
+    changes in place, and `_fields` (what copy() copies). Generated once per variant,
     one assignment a field: setting the ~40 fields in a loop with setattr() took 8 us a hand. Only
     field names (checked to be identifiers) are written into the source; values are globals."""
     seats = list(rules.table.seats)
@@ -241,10 +255,9 @@ def _initializer(rules):
 
     per_seat_keys = [const(seat) for seat in seats]
     per_seat = "{" + ", ".join(f"{key}: []" for key in per_seat_keys) + "}"
-    # (`dealt` before the completion: the engine writes its items, never its lists, so every seat
-    # holds one empty list of the variant's, never written)
-    empty = const([])
-    none_dealt = "{" + ", ".join(f"{key}: {empty}" for key in per_seat_keys) + "}"
+    # (`dealt` before the completion: one dict of the variant's, every seat one empty list, never
+    # written: the completion gives the state a new dict, deal_rest in engine/phases.py)
+    none_dealt = const(dict.fromkeys(seats, []))
     fields.update(dealer="dealer", actor="None", phase="None", public="None",
                   exposed="None",   # a card exposed by accident during the deal, if the deal says so
                   hands=per_seat, initial=per_seat, dealt=none_dealt, trick="[]", tricks="[]", played="[]",
@@ -277,7 +290,7 @@ def _initializer(rules):
               + f"\n    self._fields = {const(tuple(fields))}\n")
     namespace = {"__builtins__": {}, **values}
     exec(compile(source, "<state fields>", "exec"), namespace)  # field names and global names only
-    return _slotted(State, tuple(fields), rules.variant.hash), namespace["init"]
+    return _slotted(State, tuple(fields), rules.variant.hash), namespace["init"], namespace[none_dealt]
 
 
 def _copy_display(value, const) -> str:

@@ -153,6 +153,10 @@ class CompiledRules:
     held_by_effects: frozenset = frozenset()
     specializer: object = None    # (phase name, values of its `fixed` state) -> CompiledPhase
     _specialized: dict = field(default_factory=dict)
+    # (name, id(phases map), id(phase)) -> (that map, that phase, the map with `name` as that phase):
+    # the maps of phases a hand runs, shared by the hands that specialise the same phases alike
+    # (engine/phases.py, phases_with); each map is kept here, so no id is reused while it is a key
+    _phase_maps: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def specialized(self, phase: str, values: tuple) -> "CompiledPhase":
         """The phase compiled with the values of its `fixed` state folded in: the Hokum rules
