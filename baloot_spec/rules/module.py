@@ -117,6 +117,7 @@ _MEMO_LIMIT = 20_000
 # lazy locals' prefix has none: settling it (passes/settled.py) would leave it as it is, and is
 # skipped (312 of 381 functions for a load and 3 contracts; a quarter of settle's time).
 _LAZY = LAZY_LOCAL.encode()
+_LOOPS, _FOR = b"comprehension", b"For"   # (no comprehension and no loop: no loop item, field_reads skipped)
 _COUNT = b"b_len"   # (a count compiles to `b_len([1 for ...])`: a function without it has none to hoist)
 
 
@@ -134,7 +135,9 @@ def function_text(function: ast.FunctionDef) -> str:
         lowered = clone(lower_function(function))
         if _LAZY in key:
             lowered = settle(lowered)
-        lowered = field_reads(scalar_records(record_stores(fuse_loops(lowered))))
+        lowered = scalar_records(record_stores(fuse_loops(lowered)))
+        if _LOOPS in key or _FOR in key:
+            lowered = field_reads(lowered)
         if _COUNT in key:
             lowered = hoisted_counts(lowered)
         _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)

@@ -7,8 +7,8 @@ names them: the projects' sort key reads each declared project's `project` three
 `seat` twice (the second in a conditional's branch, after the test read it); a record's read by
 key goes through CPython's generic `slot_mp_subscript` (~274 machine instructions, a dict's ~195).
 
-Exact because: x is bound by its `for` only, never stored into by key, never read an attribute of
-(no method of it runs), and a record's fields are not changed after its fill (record_stores.py:
+Exact because: nothing in the body binds x again, stores into it by key or reads an attribute of
+it (no method of it runs), and a record's fields are not changed after its fill (record_stores.py:
 a value a rule expression makes is never changed in place; effects set state fields), so a later
 read in the same pass through the body gives the object the first gave. The first read is kept
 where it ran, and only one that always runs when its statement does (not in a conditional's
@@ -30,37 +30,71 @@ from collections import Counter
 from ...expr.astutil import walk
 
 PREFIX = "_fv"
-_SCOPES = (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp, ast.FunctionDef)
 _NESTED = ("body", "orelse", "finalbody")
 
 
 def field_reads(function: ast.FunctionDef) -> ast.FunctionDef:
     """`function` with such reads kept in locals (changed in place, returned)."""
-    loops = [node for node in walk(function) if type(node) is ast.For and type(node.target) is ast.Name]
-    if not loops:
-        return function
-    bound, unsafe = Counter(), set()
-    for node in walk(function):
-        kind = type(node)
-        if kind is ast.Name and type(node.ctx) is not ast.Load:
-            bound[node.id] += 1
-        elif kind is ast.arg:
-            bound[node.arg] += 1
-        elif kind is ast.Subscript and type(node.ctx) is not ast.Load and type(node.value) is ast.Name:
-            unsafe.add(node.value.id)
-        elif kind is ast.Attribute and type(node.value) is ast.Name:
-            unsafe.add(node.value.id)
     count = 0
-    for loop in loops:
-        item = loop.target.id
-        if bound[item] == 1 and item not in unsafe:
-            plan = _Plan(count)
-            _block(loop.body, item, {}, True, plan)
-            swap = plan.swap()
-            if swap:
-                count = plan.count
-                _Swap(swap).visit(loop)
+    for outer in _loops(function.body, False):
+        facts = _Facts(outer)   # (one walk of the outermost loop's body: its nested loops' too)
+        for loop in [outer, *_loops(outer.body, True)]:
+            item = loop.target.id
+            if facts.kept(item, loop is not outer):
+                plan = _Plan(count)
+                _block(loop.body, item, {}, True, plan)
+                swap = plan.swap()
+                if swap:
+                    count = plan.count
+                    _Swap(swap).visit(loop)
     return function
+
+
+def _loops(block: list, nested: bool):
+    """Every `for` over a name in `block` and the blocks inside it (statements only: cheaper
+    than every node; a nested function is not entered), or the outermost ones only."""
+    for statement in block:
+        kind = type(statement)
+        if kind in (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef):
+            continue
+        if kind is ast.For and type(statement.target) is ast.Name:
+            yield statement
+            if not nested:
+                continue
+        for field in _NESTED:
+            inner = getattr(statement, field, None)
+            if type(inner) is list:
+                yield from _loops(inner, nested)
+        for handler in getattr(statement, "handlers", ()):
+            yield from _loops(handler.body, nested)
+
+
+class _Facts:
+    """What an outermost loop's body does with names, in one walk: all that could run between
+    two reads of one pass through it, or through a loop nested in it, is in that body."""
+
+    def __init__(self, loop):
+        self.bound, self.unsafe, self.reads = Counter(), set(), Counter()
+        for node in walk(ast.Module(body=loop.body, type_ignores=[])):
+            kind = type(node)
+            if kind is ast.Name:
+                if type(node.ctx) is not ast.Load:
+                    self.bound[node.id] += 1
+            elif kind is ast.Subscript or kind is ast.Attribute:
+                if type(node.value) is ast.Name:
+                    if kind is ast.Attribute or type(node.ctx) is not ast.Load:
+                        self.unsafe.add(node.value.id)
+                    elif type(node.slice) is ast.Constant and type(node.slice.value) is str:
+                        self.reads[node.value.id, node.slice.value] += 1
+            elif kind is ast.arg:
+                self.bound[node.arg] += 1
+        self.again = {name for (name, _), n in self.reads.items() if n > 1}
+
+    def kept(self, item: str, nested: bool) -> bool:
+        """Whether some field of `item` is read twice by a literal key, and nothing binds `item`
+        again (a nested loop's own `for` binds it once in the body), stores into it by key or
+        reads an attribute of it (a method)."""
+        return item in self.again and self.bound[item] == (1 if nested else 0) and item not in self.unsafe
 
 
 class _Plan:
@@ -112,7 +146,7 @@ def _block(statements: list, item: str, known: dict, adding: bool, plan: _Plan) 
 def _expression(node, item: str, known: dict, adding: bool, plan: _Plan) -> None:
     reads: list = []
     _ordered(node, item, True, reads)
-    if not reads or any(type(n) is ast.NamedExpr and n.target.id == item for n in walk(node)):
+    if not reads:
         return
     for read, always in reads:
         key = read.slice.value
