@@ -6,9 +6,11 @@ often `x = _recN` (a scoring step's local, rules/scored.py); a later step reads 
 lookup in a dict subclass, which CPython does not specialise. Here each such value is kept in a
 local of its own where it is stored (`_cN = e; _recN['k'] = _cN`; a literal, or a name no
 later statement of the block sets, is used as it is), and every later `x['k']` of a stored key
-reads it. The record is still made and filled as before: it is part of a result, or read by a
-key that is not a literal. A record no later statement reads by a literal key is left as it was
-(no local added).
+reads it. A read by a key that is a name, `x[k]`, reads those locals chosen by comparing k
+with the filled keys, the lookup last (`_chosen`: a score step's record read by a team). The
+record is still made and filled as before: it is part of a result, or read by a key that is
+neither. A record no later statement reads by a literal or a name key is left as it was (no
+local added). An alias of the record (`y = x`) later in the block is read through likewise.
 
 Exact because: the record's names are each set once in the function, the fill and the reads are
 in one block that no loop encloses (a read after the fill sees that fill); nothing in generated
