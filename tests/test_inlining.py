@@ -4,6 +4,7 @@ parameter exactly once and always (so the argument is evaluated once, as in the 
 
 import ast
 import random
+import re
 
 import pytest
 
@@ -150,4 +151,4 @@ def test_a_record_field_argument_is_inlined_with_the_same_value():
     # (project_strength(d.project), whose body reads its parameter four times: no call left)
     source = load_variant().python_source
     body = source.split("def f_best_project_key(S):", 1)[1].split("\ndef ", 1)[0]
-    assert "f_project_strength(" not in body and "['project']['value']" in body, body
+    assert "f_project_strength(" not in body and re.search(r"\['project'\]\)?\['value'\]", body), body   # (or its field read once: passes/field_reads.py)

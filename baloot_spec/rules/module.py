@@ -15,6 +15,7 @@ from ..expr.astutil import clone
 from ..expr.emit import LAZY_LOCAL
 from ..expr.lower import lower_function
 from .collector import collector_paused
+from .passes.field_reads import field_reads
 from .passes.fused_loops import fuse_loops
 from .passes.hoisted_counts import hoisted_counts
 from .passes.record_stores import record_stores
@@ -116,6 +117,7 @@ _MEMO_LIMIT = 20_000
 # lazy locals' prefix has none: settling it (passes/settled.py) would leave it as it is, and is
 # skipped (312 of 381 functions for a load and 3 contracts; a quarter of settle's time).
 _LAZY = LAZY_LOCAL.encode()
+_LOOPS, _FOR = b"comprehension", b"For"   # (no comprehension and no loop: no loop item, field_reads skipped)
 _COUNT = b"b_len"   # (a count compiles to `b_len([1 for ...])`: a function without it has none to hoist)
 
 
@@ -127,12 +129,15 @@ def function_text(function: ast.FunctionDef) -> str:
     if text is None:
         # (copied before settling: the lowered body still holds expressions other functions share;
         # then loops over the same iterable fused, records filled by item: passes/fused_loops.py,
-        # passes/record_stores.py; their values read back as locals: passes/scalar_records.py; counts
+        # passes/record_stores.py; their values read back as locals: passes/scalar_records.py, a loop
+        # item's field read once: passes/field_reads.py; counts
         # in a loop of one list's attribute: passes/hoisted_counts.py)
         lowered = clone(lower_function(function))
         if _LAZY in key:
             lowered = settle(lowered)
         lowered = scalar_records(record_stores(fuse_loops(lowered)))
+        if _LOOPS in key or _FOR in key:
+            lowered = field_reads(lowered)
         if _COUNT in key:
             lowered = hoisted_counts(lowered)
         _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)

@@ -6,9 +6,11 @@ often `x = _recN` (a scoring step's local, rules/scored.py); a later step reads 
 lookup in a dict subclass, which CPython does not specialise. Here each such value is kept in a
 local of its own where it is stored (`_cN = e; _recN['k'] = _cN`; a literal, or a name no
 later statement of the block sets, is used as it is), and every later `x['k']` of a stored key
-reads it. The record is still made and filled as before: it is part of a result, or read by a
-key that is not a literal. A record no later statement reads by a literal key is left as it was
-(no local added).
+reads it. A read by a key that is a name, `x[k]`, reads those locals chosen by comparing k
+with the filled keys, the lookup last (`_chosen`: a score step's record read by a team). The
+record is still made and filled as before: it is part of a result, or read by a key that is
+neither. A record no later statement reads by a literal or a name key is left as it was (no
+local added). An alias of the record (`y = x`) later in the block is read through likewise.
 
 Exact because: the record's names are each set once in the function, the fill and the reads are
 in one block that no loop encloses (a read after the fill sees that fill); nothing in generated
@@ -76,7 +78,7 @@ class _Facts:
 
     def __init__(self, function):
         self.bound, self.stored, self.attributes = Counter(), Counter(), set()
-        self.read, self.records = set(), set()   # (names read by a literal key; `r` of `r = _R()`, and `x` of `x = r`)
+        self.read, self.records = set(), set()   # (names read by a literal or a name key; `r` of `r = _R()`, and `x` of `x = r`)
         aliases = []
         for node in walk(function):
             kind = type(node)
@@ -87,7 +89,8 @@ class _Facts:
                 if isinstance(node.value, ast.Name):
                     if type(node.ctx) is not ast.Load:
                         self.stored[node.value.id] += 1
-                    elif isinstance(node.slice, ast.Constant) and type(node.slice.value) is str:
+                    elif (type(node.slice) is ast.Name
+                          or isinstance(node.slice, ast.Constant) and type(node.slice.value) is str):
                         self.read.add(node.value.id)
             elif kind is ast.Attribute:
                 if isinstance(node.value, ast.Name):
@@ -105,9 +108,21 @@ class _Facts:
             elif kind is ast.ExceptHandler:
                 if node.name:
                     self.bound[node.name] += 1
-        self.records.update(alias for alias, record in aliases if record in self.records)
+        self.aliases = aliases
+        self.records = self.reached(self.records)   # (an alias of an alias: `compared = totals` after `totals = _rec10`)
         self.count = 0
         self.made: set = set()
+
+    def reached(self, names: set) -> set:
+        """`names` and every name set to one of them (`y = x`), and to those, anywhere."""
+        reached, grown = set(names), True
+        while grown:
+            grown = False
+            for alias, record in self.aliases:
+                if record in reached and alias not in reached:
+                    reached.add(alias)
+                    grown = True
+        return reached
 
     def fresh(self) -> str:
         self.count += 1
@@ -142,7 +157,7 @@ def _block(statements: list, facts: _Facts) -> None:
             continue
         record, end, alias = found
         names = {record} | ({alias} if alias else set())
-        if not names & facts.read:
+        if not facts.reached(names) & facts.read:
             position = end
             continue
         fill_count = end - position - 1
@@ -156,10 +171,10 @@ def _block(statements: list, facts: _Facts) -> None:
                 reads_of[id(statement)], bound = _scan(statement, facts.read)
                 for name in bound:
                     last_bound[name] = index
-        reads = [(*read[:4], id(statement)) for statement in statements[after:]
-                 for read in reads_of.get(id(statement), ()) if read[4] in names]
+        reads = _reads(statements[after:], names, reads_of, facts)
         last = {fill.targets[0].slice.value: fill for fill in statements[position + 1:end]}   # (a key filled twice: its last value)
-        wanted = {read[3] for read in reads} & set(last)
+        keys = {read[3] for read in reads}
+        wanted = set(last) if any(type(key) is not str for key in keys) else keys & set(last)
         if not wanted:   # (no read to replace: the fill as it is, no local added)
             position = after
             continue
@@ -177,7 +192,15 @@ def _block(statements: list, facts: _Facts) -> None:
             fills.append(fill)
         statements[position + 1:end] = fills
         for holder, field, index, key, statement in reads:
-            if key in components:
+            if type(key) is not str:
+                new = _chosen(key, components, getattr(holder, field) if index is None else getattr(holder, field)[index])
+                if new is None:
+                    continue
+                if index is None:
+                    setattr(holder, field, new)
+                else:
+                    getattr(holder, field)[index] = new
+            elif key in components:
                 new = clone(components[key])
                 if index is None:
                     setattr(holder, field, new)
@@ -188,6 +211,40 @@ def _block(statements: list, facts: _Facts) -> None:
         position = after + len(fills) - (end - position - 1)
     if literal:
         statements[:] = [fold(statement) if id(statement) in literal else statement for statement in statements]
+
+
+def _reads(statements: list, names: set, reads_of: dict, facts) -> list:
+    """The reads of the record's names in `statements` (after its fill): (holder, field, index,
+    key, id of the statement). A later `y = x` (x one of the names; y set once in the function,
+    never stored into, no method read) makes y one of them for the statements after it."""
+    live, found = set(names), []
+    for statement in statements:
+        found += [(*read[:4], id(statement)) for read in reads_of.get(id(statement), ()) if read[4] in live]
+        if (type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
+                and type(statement.value) is ast.Name and statement.value.id in live):
+            alias = statement.targets[0].id
+            if facts.bound[alias] == 1 and alias not in facts.attributes and not facts.stored[alias]:
+                live.add(alias)
+    return found
+
+
+def _chosen(key, components: dict, read):
+    """`x[k]` (k a name) as the stored values chosen by comparing k with the filled keys, the
+    lookup last: `_c1 if k == 'NS' else _c2 if k == 'EW' else x[k]`; None where no key has a
+    value here. Exact: every key filled is a text, and what equals a text is a text of the same
+    characters, which a dict finds under that key (the language's other values, None, bool, int,
+    cards, plays, tricks, lists and records, equal no text; no generated class defines equality
+    with one), so the first match is what the lookup finds; a key matching none (another text,
+    None, a value that cannot be hashed) is looked up as before, its KeyError or TypeError where it
+    was. k is a name: reading it again has no effect and gives the same value. The record and
+    its values are not changed after the fill (above)."""
+    if not components:
+        return None
+    chosen = read
+    for text, value in reversed(components.items()):
+        test = ast.Compare(left=ast.Name(id=key.id, ctx=ast.Load()), ops=[ast.Eq()], comparators=[ast.Constant(text)])
+        chosen = ast.IfExp(test=test, body=clone(value), orelse=chosen)
+    return chosen
 
 
 def _filled(statements: list, position: int):
@@ -251,10 +308,14 @@ def _scan(statement, names: set) -> tuple:
                 if not isinstance(child, ast.AST):
                     continue
                 if (not nested and type(child) is ast.Subscript and type(child.ctx) is ast.Load
-                        and type(child.value) is ast.Name and child.value.id in names
-                        and type(child.slice) is ast.Constant and type(child.slice.value) is str):
-                    found.append((node, field, index if isinstance(old, list) else None, child.slice.value, child.value.id))
-                    continue
+                        and type(child.value) is ast.Name and child.value.id in names):
+                    key = child.slice
+                    if type(key) is ast.Constant and type(key.value) is str:
+                        found.append((node, field, index if isinstance(old, list) else None, key.value, child.value.id))
+                        continue
+                    if type(key) is ast.Name and type(key.ctx) is ast.Load:   # (the node: chosen by comparing)
+                        found.append((node, field, index if isinstance(old, list) else None, key, child.value.id))
+                        continue
                 stack.append((child, nested or isinstance(child, _SCOPES)))
     return found, bound
 
