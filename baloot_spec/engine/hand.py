@@ -145,8 +145,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             return [*map(_EVENT_OF, kept)]
         if phase.narrow_over_cards:   # the rules look at the cards alone
             # (compiled for the current trick's length: CURRENT_TRICK, engine/state.py)
-            narrow = phase.narrows[len(S.trick)]
-            kept = narrow(S, S.hands[seat])
+            kept = phase.narrows[len(S.trick)](S, S.hands[seat])
             if kept is None:
                 kept = self._kept_cards(phase)
         else:
@@ -198,20 +197,20 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
                             find = table.call_of.get(event["type"])
                             if find is not None:
                                 found = find(event)
-                                if found in kept:
+                                if found in kept:   # (`exact` is read for a card only)
                                     action = found
-                                    exact = False
                         elif len(event) == 3 and event["type"] == play_type:   # a card, nothing said
-                            found = table.by_signature[event["card"]]
-                            if found.card in kept:
-                                action = found
+                            action = table.by_signature[event["card"]]
+                            if action.card in kept:
                                 exact = True
+                            else:
+                                action = None
                 except (KeyError, TypeError):   # a field missing, an unknown card, an unhashable value
                     action = None
             if action is None:
                 phase, action, exact = self._judge(event, force)
-                _, table, _, quiet, _ = self._now
-                play_type = table.play_type
+                quiet = self._now[3]
+                play_type = phase.kind == "tricks"   # (what the table's play type says: truthy in a tricks phase)
                 actor = S.actor = event["seat"]
             else:
                 # (S.actor is already this seat: legal() set it when it kept `kept`, and whatever
@@ -223,8 +222,8 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
                         self._check_announcements(phase, action)   # raises, explained
         else:
             phase, action, exact = _judged
-            _, table, _, quiet, _ = self._now
-            play_type = table.play_type
+            quiet = self._now[3]
+            play_type = phase.kind == "tricks"   # (what the table's play type says: truthy in a tricks phase)
             actor = S.actor = event["seat"]
         self._kept = None
         if not play_type:   # (a calls phase: the short branch first, see _judge on long jumps)
@@ -246,13 +245,10 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
                 self._leave(phase)
         else:
             card = action.card
-            plays = action._plays   # a candidate's Play per seat, made once (None: not a candidate)
-            try:
-                play = plays[actor]
+            try:   # (a candidate's Play per seat, made once; _plays is None: not a candidate)
+                play = action._plays[actor]
             except (KeyError, TypeError):   # not made for this seat yet, or not a candidate
-                play = None
-            if play is None:
-                play = _new_play(phase, action, actor, plays)
+                play = _new_play(phase, action, actor, action._plays)
             # An event known to be this candidate's, exactly, is logged as the candidate's shared
             # read-only event; anything else as a copy (the caller's event may change). Copying
             # every event was 4% of a replayed hand.
