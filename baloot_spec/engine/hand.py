@@ -141,8 +141,9 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             S.actor = seat
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
-        # (each kind returns at once: the phase's table read once, its kind tested once)
-        if phase.kind != "tricks":
+        # (each kind returns at once: the phase's table read once, its kind tested once, as its
+        # table's play type: None but in a tricks phase)
+        if not table.play_type:
             narrow = phase.narrow
             kept = narrow(S, table.calls)
             if kept is None:   # a rule failed: run them one by one, which names it
@@ -153,8 +154,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             return [*map(_EVENT_OF, kept)]
         if phase.narrow_over_cards:   # the rules look at the cards alone
             # (compiled for the current trick's length: CURRENT_TRICK, engine/state.py)
-            narrow = phase.narrows[len(S.trick)]
-            kept = narrow(S, S.hands[seat])
+            kept = phase.narrows[len(S.trick)](S, S.hands[seat])
             if kept is None:
                 kept = self._kept_cards(phase)
         else:
@@ -186,6 +186,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         With force=True the obligations (filter and check rules) are not applied: an auditor
         replays a recorded illegal card that was really played, so the rest of the hand can
         still be checked. Turn, phase and holding the card are required all the same."""
+        S = self.state
         if _judged is None:
             # _judge's fast path written out for a plain dict at a position whose legal set is
             # known (the same tests in the same order): a card said with nothing, or a call found
@@ -198,36 +199,43 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             action = None
             if kept and not force and type(event) is dict:
                 try:
-                    if event["seat"] == self._seat:
-                        if not table.play_type:   # (the call's candidate by its values: engine/call_finders.py)
+                    actor = event["seat"]
+                    if actor == self._seat:
+                        play_type = table.play_type
+                        if not play_type:   # (the call's candidate by its values: engine/call_finders.py)
                             find = table.call_of.get(event["type"])
                             if find is not None:
                                 found = find(event)
-                                if found in kept:
+                                if found in kept:   # (`exact` is read for a card only)
                                     action = found
-                                    exact = False
-                        elif len(event) == 3 and event["type"] == table.play_type:   # a card, nothing said
-                            found = table.by_signature[event["card"]]
-                            if found.card in kept:
-                                action = found
+                        elif len(event) == 3 and event["type"] == play_type:   # a card, nothing said
+                            action = table.by_signature[event["card"]]
+                            if action.card in kept:
                                 exact = True
+                            else:
+                                action = None
                 except (KeyError, TypeError):   # a field missing, an unknown card, an unhashable value
                     action = None
             if action is None:
                 phase, action, exact = self._judge(event, force)
                 quiet = self._now[3]
+                play_type = phase.kind == "tricks"   # (what the table's play type says: truthy in a tricks phase)
+                actor = S.actor = event["seat"]
             else:
+                # (S.actor is already this seat: legal() set it when it kept `kept`, and whatever
+                # sets it while a legal set is kept sets the seat to act, self._seat; see
+                # tests/test_apply_fast_path.py)
                 if not quiet_checks[action._at]:   # (the flags: see _Tables.now)
                     check = phase.check
-                    if check(self.state, action) >= 0:
+                    if check(S, action) >= 0:
                         self._check_announcements(phase, action)   # raises, explained
         else:
             phase, action, exact = _judged
             quiet = self._now[3]
-        S = self.state
+            play_type = phase.kind == "tricks"   # (what the table's play type says: truthy in a tricks phase)
+            actor = S.actor = event["seat"]
         self._kept = None
-        actor = S.actor = event["seat"]
-        if phase.kind != "tricks":   # (the short branch first: see _judge on long jumps)
+        if not play_type:   # (a calls phase: the short branch first, see _judge on long jumps)
             # (logged_call and _settle written out: two Python calls a call, 10% of the engine's
             # bytecodes in the bidding)
             made = action._logged   # the candidate's shared event per seat (None: not a candidate)
@@ -246,13 +254,10 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
                 self._leave(phase)
         else:
             card = action.card
-            plays = action._plays   # a candidate's Play per seat, made once (None: not a candidate)
-            try:
-                play = plays[actor]
+            try:   # (a candidate's Play per seat, made once; _plays is None: not a candidate)
+                play = action._plays[actor]
             except (KeyError, TypeError):   # not made for this seat yet, or not a candidate
-                play = None
-            if play is None:
-                play = _new_play(phase, action, actor, plays)
+                play = _new_play(phase, action, actor, action._plays)
             # An event known to be this candidate's, exactly, is logged as the candidate's shared
             # read-only event; anything else as a copy (the caller's event may change). Copying
             # every event was 4% of a replayed hand.
