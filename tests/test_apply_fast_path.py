@@ -1,5 +1,6 @@
-"""apply() judges a plain card said with nothing itself (the first case of Hand._judge written
-out: no `_judge` frame on most events of a hand) and leaves everything else to `_judge`. The
+"""apply() judges a plain card said with nothing, or a call found by its values, itself
+(Hand._judge's fast path written out: no `_judge` frame on most events of a hand) and leaves
+everything else to `_judge`. The
 mechanism test fails without it; the others hold on both: what is applied, logged and refused is
 what `_judge` then `apply(_judged=...)` gives, for every event of random hands of every preset
 and for unusual events at a trick's position."""
@@ -13,6 +14,7 @@ from baloot_spec.engine.random_play import play_random_hand
 from baloot_spec.engine.state import LegalEvent
 from baloot_spec.errors import IllegalAction
 from baloot_spec.rules import load_variant
+from test_judge_fast_path import _in_play   # (a hand at its first card: the same set-up as _judge's tests)
 
 PRESETS = ("default", "nl-rulebook", "saudi-federation", "riyadh", "online-apps")
 RULES = load_variant()
@@ -28,14 +30,6 @@ def _counting(monkeypatch):
         return judge(self, event, force)
     monkeypatch.setattr(Hand, "_judge", counted)
     return calls
-
-
-def _in_play():
-    hand = Hand(RULES, "N", {"deck": DECK})
-    hand.apply({"type": "bid", "call": "sun", "seat": "W"})
-    while hand.phase != "play":
-        hand.apply(dict(hand.legal()[0], seat=hand.turn()))
-    return hand
 
 
 def _view(hand):
