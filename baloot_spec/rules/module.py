@@ -49,20 +49,9 @@ class ModuleBuilder:
         self.functions.append(function(fn_name, args, [*lazy_locals(body), ast.Return(value=body)]))
 
     def add_memoized(self, fn_name: str, key: str, body: ast.expr) -> None:
-        """f(S) computing `body` once per position: kept in S._memo under `key`. No exception
-        on either path: a miss is as common as a hit (the memo lives one position)."""
+        """f(S) computing `body` once per position: kept in S._memo under `key` (memoized_function)."""
         self.bodies[fn_name] = body
-        missing = ast.Compare(left=name("value"), ops=[ast.Is()], comparators=[name("_MISSING")])
-        slot = ast.Subscript(value=name("memo"), slice=const(key), ctx=ast.Store())
-        self.functions.append(function(fn_name, "S", [
-            *lazy_locals(body),
-            ast.Try(body=[assign("memo", attr("S", "_memo"))],
-                    handlers=[ast.ExceptHandler(type=name("_AttributeError"), name=None,   # a context without a memo
-                                                body=[ast.Return(value=body)])],          # (scoring facts)
-                    orelse=[], finalbody=[]),
-            assign("value", call(attr("memo", "get"), const(key), name("_MISSING"))),
-            if_(missing, [ast.Assign(targets=[store("value"), slot], value=body)]),
-            ast.Return(value=name("value"))]))
+        self.functions.append(memoized_function(fn_name, key, body))
 
     def guarded(self, prefix: str, args: str, ids: list, body: list, result: ast.expr,
                 unless: ast.expr | None = None, on_error=()) -> str:
@@ -169,3 +158,21 @@ def _number(statements: list) -> None:
             _number(getattr(statement, field, ()))
         for handler in getattr(statement, "handlers", ()):
             _number(handler.body)
+
+
+def memoized_function(fn_name: str, key: str, body: ast.expr, memo: str = "_memo") -> ast.FunctionDef:
+    """f(S) computing `body` once while the state's memo `memo` (S._memo: one position; S._kept:
+    passes/kept.py) is not replaced, kept in it under `key`. No exception on either path: a miss
+    is as common as a hit. A context without the memo (scoring facts, a lazy map's frozen
+    fields) works the value out each time."""
+    local = memo.lstrip("_")
+    missing = ast.Compare(left=name("value"), ops=[ast.Is()], comparators=[name("_MISSING")])
+    slot = ast.Subscript(value=name(local), slice=const(key), ctx=ast.Store())
+    return function(fn_name, "S", [
+        *lazy_locals(body),
+        ast.Try(body=[assign(local, attr("S", memo))],
+                handlers=[ast.ExceptHandler(type=name("_AttributeError"), name=None, body=[ast.Return(value=body)])],
+                orelse=[], finalbody=[]),
+        assign("value", call(attr(local, "get"), const(key), name("_MISSING"))),
+        if_(missing, [ast.Assign(targets=[store("value"), slot], value=body)]),
+        ast.Return(value=name("value"))])

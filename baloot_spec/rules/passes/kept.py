@@ -18,7 +18,8 @@ from __future__ import annotations
 import ast
 
 from ...engine.state import ENGINE_CONSTANT, ENGINE_WRITES, IN_PLACE
-from ..pyast import assign, attr, call, const, function, if_, lazy_locals, name
+from ..module import memoized_function
+from ..pyast import attr, if_
 from .lazy_maps import state_reads
 
 # Fields the engine writes (at any event, in place or not), whatever the rules declare.
@@ -37,18 +38,8 @@ def kept_fields(body: ast.expr, bodies: dict, declared) -> frozenset | None:
 
 def kept_function(fn_name: str, key: str, body: ast.expr) -> ast.FunctionDef:
     """f(S) computing `body` once while S._kept is not replaced: add_memoized's function
-    (rules/module.py) on `_kept` instead of `_memo`. A context without it (scoring facts, a lazy
-    map's frozen fields) works the value out each time."""
-    missing = ast.Compare(left=name("value"), ops=[ast.Is()], comparators=[name("_MISSING")])
-    slot = ast.Subscript(value=name("kept"), slice=const(key), ctx=ast.Store())
-    return function(fn_name, "S", [
-        *lazy_locals(body),
-        ast.Try(body=[assign("kept", attr("S", "_kept"))],
-                handlers=[ast.ExceptHandler(type=name("_AttributeError"), name=None, body=[ast.Return(value=body)])],
-                orelse=[], finalbody=[]),
-        assign("value", call(attr("kept", "get"), const(key), name("_MISSING"))),
-        if_(missing, [ast.Assign(targets=[ast.Name(id="value", ctx=ast.Store()), slot], value=body)]),
-        ast.Return(value=name("value"))])
+    (rules/module.py) on `_kept` instead of `_memo`."""
+    return memoized_function(fn_name, key, body, "_kept")
 
 
 def keep_derived(builder, derived: list, declared) -> frozenset:
