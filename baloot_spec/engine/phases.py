@@ -24,7 +24,7 @@ def phases_with(rules, phases: dict, name: str, phase) -> dict:
     maps = rules._phase_maps
     key = (name, id(phases), id(phase))
     made = maps.get(key)
-    if made is None or made[0] is not phases or made[1] is not phase:
+    if made is None:   # (a kept entry holds its two maps: no other live object has their ids)
         made = (phases, phase, {**phases, name: phase})
         if len(maps) < _KEPT_MAPS:
             maps[key] = made
@@ -69,7 +69,7 @@ class Phases:
             # never written; phases_with read without its call)
             phases = self._phases
             made = rules._phase_maps.get((name, id(phases), id(special)))
-            if made is None or made[0] is not phases or made[1] is not special:
+            if made is None:
                 self._phases = phases_with(rules, phases, name, special)
             else:
                 self._phases = made[2]
