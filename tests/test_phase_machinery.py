@@ -196,11 +196,15 @@ def test_deal_rest_is_the_completion_loop(rules, dealer, taker):
         assert fills[taker] is made
 
 
+# a deal given as every seat's cards and the public card (no deck): the hands deal's path
+HANDS_DEAL = {"hands": {"W": ["JH", "9H", "AS", "KS", "QS", "7H", "8C", "7C"],
+                        "S": ["AH", "TH", "AC", "KC", "QC", "JS", "TS", "9S"],
+                        "E": ["KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"],
+                        "N": ["8H", "TC", "JC", "9C", "8D", "7D", "8S", "7S"]}, "public": "7H"}
+
+
 def test_deal_rest_of_a_hands_deal_takes_the_loop(rules):
-    spec = {"hands": {"W": ["JH", "9H", "AS", "KS", "QS", "7H", "8C", "7C"],
-                      "S": ["AH", "TH", "AC", "KC", "QC", "JS", "TS", "9S"],
-                      "E": ["KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"],
-                      "N": ["8H", "TC", "JC", "9C", "8D", "7D", "8S", "7S"]}, "public": "7H"}
+    spec = HANDS_DEAL
     deal = Deal(rules, "N", spec)
     hands = {seat: [*cards] for seat, cards in deal.initial.items()}
     dealt = {seat: [] for seat in hands}

@@ -12,6 +12,7 @@ from baloot_spec.engine.phases import phases_with
 from baloot_spec.engine.random_play import play_random_hand
 from baloot_spec.engine.state import State, initial_dealt
 from baloot_spec.rules import load_variant
+from test_phase_machinery import HANDS_DEAL   # (a deal of every seat's cards: the same as the phase tests')
 
 PRESETS = ["default", "riyadh", "saudi-federation", "nl-rulebook", "online-apps"]
 SCORES = {"NS": 0, "EW": 0}
@@ -132,10 +133,7 @@ def test_deal_rest_with_no_dealt_is_the_in_place_one_in_the_seats_order(rules, d
 
 
 def test_deal_rest_of_a_hands_deal_with_no_dealt(rules):
-    spec = {"hands": {"W": ["JH", "9H", "AS", "KS", "QS", "7H", "8C", "7C"],
-                      "S": ["AH", "TH", "AC", "KC", "QC", "JS", "TS", "9S"],
-                      "E": ["KH", "QH", "AD", "KD", "QD", "JD", "TD", "9D"],
-                      "N": ["8H", "TC", "JC", "9C", "8D", "7D", "8S", "7S"]}, "public": "7H"}
+    spec = HANDS_DEAL
     deal = Deal(rules, "N", spec)
     made = deal.deal_rest("W", {s: [*c] for s, c in deal.initial.items()})
     assert list(made) == list(rules.table.seats) and [c.text for c in made["W"][:5]] == spec["hands"]["W"][:5] and len(made["W"]) == 8
