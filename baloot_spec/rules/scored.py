@@ -146,7 +146,7 @@ def _shown(items: list, builder: ModuleBuilder) -> list:
     the dict holds keeps its place. Every value is a literal or a local already set: nothing
     fails. A copy of a plain dict copies its table at once (no key inserted, no table grown), and
     the literal entries (the engine's leading two, a literal fact) are not stored: 39 entries of
-    which 3 literal, ~13,500 machine instructions against ~15,300 for a 15-entry display and 24
+    which 3 literal, ~11,600 machine instructions against ~13,400 for a 15-entry display and 24
     stores (CPython 3.11, callgrind; tools/BENCHMARKS.md, step 121)."""
     template = f"_sT{len(builder.statements) + 1}"
     literal = {k: v.value for k, v in items if isinstance(v, ast.Constant) and type(v.value) in _LITERAL}
