@@ -58,8 +58,9 @@ def test_loops_over_one_iterable_become_one_loop_reading_the_key_once():
     (loop,) = [s for s in attempt.body if isinstance(s, ast.For)]
     assert isinstance(loop.body[0], ast.Assign)   # the key, read once an item
     assert ast.unparse(loop.body[0].value) == "team[x[0]]"
-    tests = [ast.unparse(s.test) for s in loop.body[1:]]
-    assert len(tests) == 2 and all(t.startswith("_key") for t in tests)   # the two 'N' bodies merged
+    (chain,) = loop.body[1:]   # the two 'N' bodies merged; the 'E' test its `elif`
+    tests = [ast.unparse(chain.test), ast.unparse(chain.orelse[0].test)]
+    assert all(t.startswith("_key") for t in tests)
     assert not any(isinstance(n, ast.Continue) for n in ast.walk(loop))
     # each original loop stays, run only when the fused loop raised, at its own place
     assert len(_loops(fused)) == 4

@@ -15,7 +15,8 @@ from baloot_spec.engine.random_play import play_random_hand
 from baloot_spec.engine.state import RESULT_LEADING
 from baloot_spec.expr.builtins import Rec
 from baloot_spec.rules import load_variant
-from baloot_spec.rules.scored import DISPLAY, SCORE, _shown
+from baloot_spec.rules.module import ModuleBuilder
+from baloot_spec.rules.scored import SCORE, _shown
 
 DECK = ["AC", "KS", "7H", "QS", "TH", "KC", "JS", "JH", "TD", "AS", "KH", "8D", "KD", "TC", "QD", "8C",
         "7S", "JC", "TS", "7D", "QH", "AH", "8S", "9C", "9H", "JD", "QC", "9D", "8H", "7C", "9S", "AD"]
@@ -97,29 +98,50 @@ def test_a_step_named_as_a_leading_entry_keeps_the_record_and_the_display(tmp_pa
     assert seen
 
 
-@pytest.mark.parametrize("count", [1, 2, DISPLAY, DISPLAY + 1, 39])
-def test_the_result_is_built_by_a_display_then_stores(count):
-    """rules/scored.py _shown: its first DISPLAY entries one dict display (one BUILD_CONST_KEY_MAP
-    in CPython 3.11), the rest item stores; the same keys, order and values as stores alone."""
-    items = [(f"k{n}", ast.Name(id=f"v{n}", ctx=ast.Load())) for n in range(count)]
+@pytest.mark.parametrize("count, literals", [(1, ()), (2, (0,)), (16, (0, 1, 7)), (39, (0, 1, 2)), (3, (0, 1, 2))])
+def test_the_result_is_a_templates_copy_then_stores_of_what_is_not_a_literal(count, literals):
+    """rules/scored.py _shown: a copy of a template the module sets (every key in order, the
+    literal entries' values), then an item store for each other entry; the same keys, order and
+    values as stores alone, a new dict at every call, the template never written."""
+    kinds = [False, 0, "mode", None, 7]
+    items = [(f"k{n}", ast.Constant(kinds[n % len(kinds)]) if n in literals else ast.Name(id=f"v{n}", ctx=ast.Load()))
+             for n in range(count)]
+    builder = ModuleBuilder()
+    body = _shown(items, builder)
     function = ast.FunctionDef(name="f", args=ast.arguments(
         posonlyargs=[], args=[ast.arg(arg=f"v{n}") for n in range(count)], kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=_shown(items) + [ast.Return(value=ast.Name(id=SCORE, ctx=ast.Load()))], decorator_list=[])
+        body=body + [ast.Return(value=ast.Name(id=SCORE, ctx=ast.Load()))], decorator_list=[])
+    (template,) = builder.statements
     space = {}
-    exec(compile(ast.fix_missing_locations(ast.Module(body=[function], type_ignores=[])), "<t>", "exec"), space)
+    module = ast.Module(body=[template, function], type_ignores=[])
+    exec(compile(ast.fix_missing_locations(module), "<t>", "exec"), space)
     values = [object() for _ in range(count)]
     out = space["f"](*values)
-    assert type(out) is dict and list(out) == [k for k, _ in items] and all(out[f"k{n}"] is values[n] for n in range(count))
+    assert type(out) is dict and list(out) == [k for k, _ in items]
+    for n in range(count):
+        if n in literals:
+            expected = kinds[n % len(kinds)]
+            assert out[f"k{n}"] == expected and type(out[f"k{n}"]) is type(expected)
+        else:
+            assert out[f"k{n}"] is values[n]
+    again = space["f"](*values)
+    assert again == out and again is not out
+    kept = space[template.targets[0].id]
+    assert list(kept) == list(out) and all(kept[f"k{n}"] is None for n in range(count) if n not in literals)
     ops = [i.opname for i in dis.get_instructions(space["f"])]
-    if count > 1:
-        assert ops.count("BUILD_CONST_KEY_MAP") == 1
-    assert "MAP_ADD" not in ops and ops.count("STORE_SUBSCR") == max(0, count - DISPLAY)
+    assert ops.count("STORE_SUBSCR") == count - len(literals)
+    assert "BUILD_MAP" not in ops and "BUILD_CONST_KEY_MAP" not in ops and "MAP_ADD" not in ops
 
 
-def test_a_suns_facts_scored_builds_its_result_with_one_display():
+def test_a_suns_facts_scored_builds_its_result_from_a_template():
     rules = load_variant()
     hand = next(h for h in _played(rules, 40, "display") if h._shown is not None)
     code = hand._phases["score"].facts_scored.__code__
-    ops = [i.opname for i in dis.get_instructions(code)]
-    assert ops.count("BUILD_CONST_KEY_MAP") >= 1 and "MAP_ADD" not in ops
-    assert len(hand._shown) - DISPLAY <= ops.count("STORE_SUBSCR")
+    instructions = list(dis.get_instructions(code))
+    ops = [i.opname for i in instructions]
+    names = [i.argval for i in instructions if i.opname == "LOAD_GLOBAL"]
+    assert any(n.startswith("_sT") for n in names) and "MAP_ADD" not in ops
+    stored = [instructions[k - 1].argval for k, i in enumerate(instructions)
+              if i.opname == "STORE_SUBSCR" and instructions[k - 2].argval == SCORE]
+    # (the two leading entries and the Sun's literal `mode` are the template's: not stored)
+    assert {"thrown_in", "next_dealer", "mode"}.isdisjoint(stored) and len(stored) <= len(hand._shown) - 3

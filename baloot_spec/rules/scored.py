@@ -84,7 +84,7 @@ def fused_scored(builder: ModuleBuilder, facts: list, steps: list, known: dict, 
     if fact_parts is not None and leading:
         if any(lead in values for lead, _ in leading):
             return None
-        body += _shown([(lead, const(value)) for lead, value in leading] + [(n, clone(values[n])) for n in order])
+        body += _shown([(lead, const(value)) for lead, value in leading] + [(n, clone(values[n])) for n in order], builder)
     else:
         body.append(assign(SCORE, _record([(n, clone(values[n])) for n in order])))
     result = ast.Tuple(elts=[name(FACTS), name(SCORE)], ctx=ast.Load())
@@ -134,21 +134,29 @@ class _Locals(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-DISPLAY = 15   # (the most entries CPython 3.11 builds as one display, BUILD_CONST_KEY_MAP: more
-#                 are added one by one with MAP_ADD, unspecialised, and merged: slower than stores)
+_LITERAL = (str, int, bool, type(None))   # (immutable: a template may hold them for every hand)
 
 
-def _shown(items: list) -> list:
-    """`_sQ = {'a': a, ...}` of the first DISPLAY entries (one presized dict), then `_sQ['p'] = p`,
-    ... (item stores into a plain dict, which CPython specialises): filled in order; the engine
-    keeps it as the hand's result and makes the score record from it only when it is read
-    (engine/scores.py). Every value is a literal or a local already set: nothing fails. A
-    39-entry result: 14,850 machine instructions by stores alone, 13,230 so, 21,590 as one
-    display (CPython 3.11, callgrind)."""
+def _shown(items: list, builder: ModuleBuilder) -> list:
+    """`_sQ = _sT1.copy()`, then `_sQ['p'] = p` for each entry that is not a literal (item stores
+    into a plain dict, which CPython specialises): the template `_sT1`, set when the module loads,
+    holds every key in order, each literal entry with its value, the others None; the engine keeps
+    the dict as the hand's result and makes the score record from it only when it is read
+    (engine/scores.py). The same keys in the same order with the same values: a store into a key
+    the dict holds keeps its place. Every value is a literal or a local already set: nothing
+    fails. A copy of a plain dict copies its table at once (no key inserted, no table grown), and
+    the literal entries (the engine's leading two, a literal fact) are not stored: 39 entries of
+    which 3 literal, ~11,600 machine instructions against ~13,400 for a 15-entry display and 24
+    stores (CPython 3.11, callgrind; tools/BENCHMARKS.md, step 121)."""
+    template = f"_sT{len(builder.statements) + 1}"
+    literal = {k: v.value for k, v in items if isinstance(v, ast.Constant) and type(v.value) in _LITERAL}
+    builder.statements.append(assign(template, ast.Dict(keys=[const(k) for k, _ in items],
+                                                        values=[const(literal.get(k)) for k, _ in items])))
     target = ast.Name(id=SCORE, ctx=ast.Load())
-    head, rest = items[:DISPLAY], items[DISPLAY:]
-    return [assign(SCORE, ast.Dict(keys=[const(k) for k, _ in head], values=[v for _, v in head]))] + [
-        ast.Assign(targets=[ast.Subscript(value=target, slice=const(k), ctx=ast.Store())], value=v) for k, v in rest]
+    copied = ast.Call(func=ast.Attribute(value=name(template), attr="copy", ctx=ast.Load()), args=[], keywords=[])
+    return [assign(SCORE, copied)] + [
+        ast.Assign(targets=[ast.Subscript(value=target, slice=const(k), ctx=ast.Store())], value=v)
+        for k, v in items if k not in literal]
 
 
 def _record(items: list) -> ast.Call:

@@ -310,7 +310,41 @@ def _shared_keys(bodies: list, fresh: _Fresh) -> list:
         prelude.append(ast.Assign(targets=[ast.Name(id=local, ctx=ast.Store())], value=tests[0].left))
         for test in tests:
             test.left = ast.Name(id=local, ctx=ast.Load())
-    return prelude + out
+    return prelude + _chained(out, {a.targets[0].id for a in prelude})
+
+
+def _chained(statements: list, locals_: set) -> list:
+    """Adjacent `if k == c1: ...` / `if k == c2: ...` on one key local, distinct literals, made
+    `if`/`elif`: once the key has matched one literal it cannot match another, so the later tests
+    are skipped. Exact because the key local is set once before the body and never written in it,
+    and the literals are str or int (not bool) and differ: no value the rules make is equal to two
+    of them (a bool or a float equals at most one such int; a str, at most one str)."""
+    out, chain_key, seen, tail = [], None, set(), None
+    for s in statements:
+        key = _literal_test(s, locals_)
+        if key is not None and key[0] == chain_key and key[1] not in seen:
+            tail.orelse = [s]
+            seen.add(key[1])
+            tail = s
+            continue
+        out.append(s)
+        chain_key, seen, tail = (key[0], {key[1]}, s) if key is not None else (None, set(), None)
+    return out
+
+
+def _literal_test(statement, locals_: set):
+    """(local, (type, literal)) for `if local == literal: ...` with no `else`, a str or int literal; else None."""
+    if not (isinstance(statement, ast.If) and not statement.orelse):
+        return None
+    test = statement.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and isinstance(test.left, ast.Name) and test.left.id in locals_
+            and isinstance(test.comparators[0], ast.Constant)):
+        return None
+    value = test.comparators[0].value
+    if type(value) not in (str, int):
+        return None
+    return test.left.id, (type(value) is str, value)
 
 
 def _keyed(test) -> bool:
