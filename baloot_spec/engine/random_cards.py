@@ -52,22 +52,25 @@ class RandomCards:
             return 1
         S = self.state
         narrows, check, winner_of = phase.narrows, phase.check, phase.winner
-        by_card, asked = table.by_card, _asked_alone(table, refused_alone)
+        by_card, (asked, quick) = table.by_card, _per_phase(table, self._now)
         next_seat, seats = tables.next_seat, self._n_seats
         if declared is None:
             declared = dict.fromkeys(next_seat)   # (no seat declares anything)
         log = self.events.append
+        hands, played = S.hands, S.played   # (a tricks phase's own: nothing here makes them anew, IN_PLACE)
         # (kept only here, and in the hand where play_legal reads it)
         kept, self._kept = self._kept, None
         seat = self.turn()
+        if S.actor != seat:
+            S.actor = seat
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
         done = 0
         for done in range(1, budget + 1):
-            if S.actor != seat:
-                S.actor = seat
-                if S._memo:   # (see State: an empty memo is kept)
-                    S._memo = {}
+            # (the seat to act; the memo is empty here after a card: emptied when it was played)
+            S.actor = seat
             if kept is None:   # (legal(True) of a phase whose rules look at the cards alone)
-                kept = narrows[len(S.trick)](S, S.hands[seat])   # (as legal() takes it: CURRENT_TRICK, engine/state.py)
+                kept = narrows[len(S.trick)](S, hands[seat])   # (as legal() takes it: CURRENT_TRICK, engine/state.py)
                 if kept is None:
                     kept = self._kept_cards(phase)
             n = len(kept)
@@ -78,36 +81,40 @@ class RandomCards:
             while index >= n:
                 index = getrandbits(k)
             card = kept[index]
-            action = by_card[card]
             lists = declared[seat]
-            if lists:   # (projects to declare: play_announcing's way)
-                said = self._said_with(phase, table, card, lists)
-                if said is None:   # (a name that is not text: what play_legal makes of it)
-                    self._kept = kept
-                    self.play_legal(index, whole_wish(table, lists))
-                    return done
-                if said:
-                    chosen, said = said
-                    self.apply({**action._event, "seat": seat, **said}, _judged=(phase, chosen, False))
-                    return done
-            else:
-                for said in asked[card]:
-                    if check(S, said) < 0:   # (allowed: said with the card)
+            # (a card nothing is asked of, no check and no action effect applies to: its Play
+            # for the seat, if made; _per_phase)
+            play = None if lists else quick[card].get(seat)
+            if play is None:
+                action = by_card[card]
+                if lists:   # (projects to declare: play_announcing's way)
+                    said = self._said_with(phase, table, card, lists)
+                    if said is None:   # (a name that is not text: what play_legal makes of it)
                         self._kept = kept
-                        self.play_legal(index, table.all_yes)
+                        self.play_legal(index, whole_wish(table, lists))
                         return done
-            if not quiet_checks[action._at] and check(S, action) >= 0:
-                self._check_announcements(phase, action)   # raises, explained
-            play = action._plays.get(seat)
-            if play is None or not quiet_effects[action._at]:
-                self.apply({"seat": seat}, _judged=(phase, action, True))
-                return done
+                    if said:
+                        chosen, said = said
+                        self.apply({**action._event, "seat": seat, **said}, _judged=(phase, chosen, False))
+                        return done
+                else:
+                    for said in asked[card]:
+                        if check(S, said) < 0:   # (allowed: said with the card)
+                            self._kept = kept
+                            self.play_legal(index, table.all_yes)
+                            return done
+                if not quiet_checks[action._at] and check(S, action) >= 0:
+                    self._check_announcements(phase, action)   # raises, explained
+                play = action._plays.get(seat)
+                if play is None or not quiet_effects[action._at]:
+                    self.apply({"seat": seat}, _judged=(phase, action, True))
+                    return done
             # (what apply does with the candidate's own card, nothing said, no effect: IN_PLACE, state.py)
             kept = None
-            S.hands[seat].remove(card)
+            hands[seat].remove(card)
             trick = S.trick
             trick.append(play)
-            S.played.append(card)
+            played.append(card)
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
             if len(trick) < seats:
@@ -126,7 +133,7 @@ class RandomCards:
             S.leader = winner
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
-            if any(S.hands.values()):
+            if any(hands.values()):
                 seat = self._seat = winner
                 log(play._event)
                 continue
@@ -135,6 +142,24 @@ class RandomCards:
             return done
         self._kept = kept
         return done
+
+
+def _per_phase(table, now: tuple) -> tuple:
+    """(_asked_alone's table, card -> its candidate's Plays by seat, or an empty dict where a card
+    is asked something, or a check or an action effect may apply to it), per compiled phase's
+    flags (`Hand._now`): the three questions of a card answered by one lookup, made once. Kept in
+    the table (`random_plays`), so it lives as long as the variant."""
+    known = table.random_plays.get(id(now))
+    if known is None or known[0] is not now:
+        _, _, quiet_checks, quiet_effects, refused = now
+        asked = _asked_alone(table, refused)
+        quick = {card: (action._plays if not asked.get(card) and quiet_checks[action._at] and quiet_effects[action._at]
+                        else _NO_PLAYS) for card, action in table.by_card.items()}
+        known = table.random_plays[id(now)] = (now, asked, quick)
+    return known[1:]
+
+
+_NO_PLAYS: dict = {}   # (never written: the Plays of a card that goes the general way)
 
 
 def _asked_alone(table, refused: frozenset) -> dict:
