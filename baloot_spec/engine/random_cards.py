@@ -10,6 +10,11 @@ effect, a card whose Play is not made yet, a phase whose tables do not allow it)
 went before, by `play_announcing`'s questions, `play_legal` or `apply`, so the events, the log and
 the seeded draws are the same.
 
+The calls of a calls phase go the same way (`play_random_calls`): each drawn among legal(True)
+and, where no check and no action effect of the phase can apply to it, applied here as apply
+applies a call the judgement has found (its shared logged event, the phase's end asked); else by
+play_legal, as before (tools/BENCHMARKS.md, step 120).
+
 A mixin of Hand (engine/hand.py): its methods read the hand's position as Hand keeps it."""
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from .announcing import whole_wish
-from .candidates import UNKNOWN
+from .candidates import UNKNOWN, seat_event
 from .state import Trick
 
 _NEW = object.__new__   # (a finished trick, its fields then set as Trick.__init__ sets them)
@@ -141,6 +146,61 @@ class RandomCards:
             log(play._event)
             return done
         self._kept = kept
+        return done
+
+
+    def play_random_calls(self, getrandbits, budget: int = 1) -> int:
+        """Play up to `budget` random legal actions of a calls phase, as the random player of
+        engine/random_play.py does: each an index drawn among `legal(True)` as
+        `random.Random.choice` draws it, then `play_legal(index)`. Returns how many were played
+        (at least one); it stops where the phase ends."""
+        phase, table, quiet_checks, quiet_effects, _ = self._now
+        S = self.state
+        if table is None or table.play_type:   # (not a calls phase: play_legal's way, one action)
+            n = len(self.legal(True))
+            if not n:
+                raise RuntimeError(f"no legal action in the {S.phase} phase")
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            self.play_legal(index)
+            return 1
+        legal, log, end = self.legal, self.events.append, phase.end
+        done = 0
+        for done in range(1, budget + 1):
+            kept = legal(True)   # (the seat to act worked out, S.actor set)
+            n = len(kept)
+            if not n:
+                raise RuntimeError(f"no legal action in the {S.phase} phase")
+            k = n.bit_length()   # (random_play.pick, inlined)
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            action = kept[index]
+            made = action._logged   # (a candidate's shared event per seat; None: not a candidate)
+            if made is None or not quiet_checks[action._at]:
+                self.play_legal(index)   # (a check to ask, or not a candidate: the general way)
+                if self._now[0] is not phase:
+                    return done
+                continue
+            # (apply's call, judged: the candidate's own event, which play_legal makes equal to the
+            # shared one, logged; the seat to act is S.actor already, legal() set it)
+            seat = self._seat
+            logged = made.get(seat)
+            if logged is None:
+                logged = made[seat] = seat_event(action, seat)
+            self._kept = None
+            self._seat = UNKNOWN
+            if S._memo:   # (see State: an empty memo is kept)
+                S._memo = {}
+            if not quiet_effects[action._at]:
+                phase.effects["action"](S, action)
+            if end(S):
+                self._leave(phase)
+                log(logged)
+                return done
+            log(logged)
         return done
 
 
