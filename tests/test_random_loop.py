@@ -120,3 +120,26 @@ def test_a_cards_per_phase_table_is_its_three_questions(preset, sets):
             legal = hand.legal()
             hand.apply(dict(legal[pick(rng.getrandbits, len(legal))], seat=hand.turn()))
     assert seen and quick_seen and not _NO_PLAYS
+
+
+def test_no_legal_action_is_an_error_not_an_endless_draw():
+    """An empty legal set (none in real rules; here forced) raises, in both loops, before any bit
+    of the stream is drawn: getrandbits(0) is 0, which is not below 0."""
+    rules = load_variant("default")
+    rng = random.Random("empty")
+    hand = Hand(rules, "N", {"deck": random_deck(rules, rng)})
+    hand.legal(True)
+    hand._kept = []
+    state = rng.getstate()
+    with pytest.raises(RuntimeError, match="no legal action in the"):
+        hand.play_random_calls(rng.getrandbits, 5)
+    assert rng.getstate() == state
+    while not rules.phases[hand.phase].annotations:
+        hand._kept = None
+        hand.play_legal(pick(rng.getrandbits, len(hand.legal(True))))
+    hand.legal(True)
+    hand._kept = []
+    state = rng.getstate()
+    with pytest.raises(RuntimeError, match="no legal action in the"):
+        hand.play_random_cards(rng.getrandbits, None, 5)
+    assert rng.getstate() == state

@@ -62,7 +62,9 @@ class RandomCards:
         if declared is None:
             declared = dict.fromkeys(next_seat)   # (no seat declares anything)
         log = self.events.append
-        hands, played = S.hands, S.played   # (a tricks phase's own: nothing here makes them anew, IN_PLACE)
+        # (a tricks phase's own: nothing here makes them anew, IN_PLACE; the trick is made anew
+        # here only, at its last card)
+        hands, played, trick = S.hands, S.played, S.trick
         # (kept only here, and in the hand where play_legal reads it)
         kept, self._kept = self._kept, None
         seat = self.turn()
@@ -75,15 +77,15 @@ class RandomCards:
             # (the seat to act; the memo is empty here after a card: emptied when it was played)
             S.actor = seat
             if kept is None:   # (legal(True) of a phase whose rules look at the cards alone)
-                kept = narrows[len(S.trick)](S, hands[seat])   # (as legal() takes it: CURRENT_TRICK, engine/state.py)
+                kept = narrows[len(trick)](S, hands[seat])   # (as legal() takes it: CURRENT_TRICK, engine/state.py)
                 if kept is None:
                     kept = self._kept_cards(phase)
             n = len(kept)
-            if not n:
-                raise RuntimeError(f"no legal action in the {S.phase} phase")
             k = n.bit_length()   # (random_play.pick, inlined)
             index = getrandbits(k)
-            while index >= n:
+            while index >= n:   # (and for n = 0: getrandbits(0) is 0)
+                if not n:
+                    raise RuntimeError(f"no legal action in the {S.phase} phase")
                 index = getrandbits(k)
             card = kept[index]
             lists = declared[seat]
@@ -117,7 +119,6 @@ class RandomCards:
             # (what apply does with the candidate's own card, nothing said, no effect: IN_PLACE, state.py)
             kept = None
             hands[seat].remove(card)
-            trick = S.trick
             trick.append(play)
             played.append(card)
             if S._memo:   # (see State: an empty memo is kept)
@@ -134,7 +135,7 @@ class RandomCards:
             closed.winner = winner
             closed.cards = [*map(_CARD_OF, trick)]
             S.tricks.append(closed)
-            S.trick = []
+            S.trick = trick = []
             S.leader = winner
             if S._memo:   # (see State: an empty memo is kept)
                 S._memo = {}
@@ -171,11 +172,11 @@ class RandomCards:
         for done in range(1, budget + 1):
             kept = legal(True)   # (the seat to act worked out, S.actor set)
             n = len(kept)
-            if not n:
-                raise RuntimeError(f"no legal action in the {S.phase} phase")
             k = n.bit_length()   # (random_play.pick, inlined)
             index = getrandbits(k)
-            while index >= n:
+            while index >= n:   # (and for n = 0: getrandbits(0) is 0)
+                if not n:
+                    raise RuntimeError(f"no legal action in the {S.phase} phase")
                 index = getrandbits(k)
             action = kept[index]
             made = action._logged   # (a candidate's shared event per seat; None: not a candidate)
