@@ -157,7 +157,7 @@ class RandomCards:
         (at least one); it stops where the phase ends."""
         phase, table, quiet_checks, quiet_effects, _ = self._now
         S = self.state
-        if table is None or table.play_type:   # (not a calls phase: play_legal's way, one action)
+        if table is None or table.play_type or phase.kind != "calls":   # (play_legal's way, one action)
             n = len(self.legal(True))
             if not n:
                 raise RuntimeError(f"no legal action in the {S.phase} phase")
@@ -167,10 +167,23 @@ class RandomCards:
                 index = getrandbits(k)
             self.play_legal(index)
             return 1
-        legal, log, end = self.legal, self.events.append, phase.end
+        log, turn, narrow, end, calls = self.events.append, phase.turn, phase.narrow, phase.end, table.calls
         done = 0
         for done in range(1, budget + 1):
-            kept = legal(True)   # (the seat to act worked out, S.actor set)
+            kept = self._kept
+            if kept is None:   # (legal(True) of a calls phase, written out)
+                seat = self._seat
+                if seat is UNKNOWN:
+                    seat = self._seat = turn(S)   # (names its phase if it fails)
+                if seat is not None:
+                    if S.actor != seat:
+                        S.actor = seat
+                        if S._memo:   # (see State: an empty memo is kept)
+                            S._memo = {}
+                    kept = narrow(S, calls)
+                if kept is None:   # (no seat to act, or a rule failed: legal() says which)
+                    kept = self.legal(True)
+                self._kept = kept
             n = len(kept)
             k = n.bit_length()   # (random_play.pick, inlined)
             index = getrandbits(k)
@@ -186,7 +199,7 @@ class RandomCards:
                     return done
                 continue
             # (apply's call, judged: the candidate's own event, which play_legal makes equal to the
-            # shared one, logged; the seat to act is S.actor already, legal() set it)
+            # shared one, logged; the seat to act is S.actor already, set with the legal set)
             seat = self._seat
             logged = made.get(seat)
             if logged is None:
