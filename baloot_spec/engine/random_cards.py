@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from .announcing import whole_wish
-from .candidates import UNKNOWN, seat_event
+from .announcing import _STR_ONLY, whole_wish
+from .candidates import UNKNOWN, announced_action, seat_event
 from .state import Trick
 
 _NEW = object.__new__   # (a finished trick, its fields then set as Trick.__init__ sets them)
@@ -58,6 +58,9 @@ class RandomCards:
         S = self.state
         narrows, check, winner_of = phase.narrows, phase.check, phase.winner
         by_card, (asked, quick) = table.by_card, _per_phase(table, self._now)
+        # (what _said_with reads, for a seat with lists to declare)
+        unsaid, slots, said_alone = table.default_values, table.annotation_slots, table.said_alone
+        alone_actions, announced = table.alone_actions, table.announced
         next_seat, seats = tables.next_seat, self._n_seats
         if declared is None:
             declared = dict.fromkeys(next_seat)   # (no seat declares anything)
@@ -94,14 +97,34 @@ class RandomCards:
             play = None if lists else quick[card].get(seat)
             if play is None:
                 action = by_card[card]
-                if lists:   # (projects to declare: play_announcing's way)
-                    said = self._said_with(phase, table, card, lists)
-                    if said is None:   # (a name that is not text: what play_legal makes of it)
-                        self._kept = kept
-                        self.play_legal(index, whole_wish(table, lists))
-                        return done
+                if lists:   # (projects to declare: play_announcing's way, its _said_with written out)
+                    values, chosen, said, row = unsaid, None, {}, alone_actions[card]
+                    for place, name, yes_no in slots:
+                        if yes_no:
+                            if values is unsaid:   # (nothing kept yet: the action made per table)
+                                trial = row[place][True]
+                                if trial not in refused_alone and check(S, trial) < 0:
+                                    values, chosen, said[name] = said_alone[place, True], trial, True
+                                continue
+                            value = True
+                        else:
+                            value = lists.get(name)
+                            if value is None:
+                                continue
+                            if type(value) is not list or (value and set(map(type, value)) != _STR_ONLY):
+                                # (a name that is not text: what play_legal makes of it)
+                                self._kept = kept
+                                self.play_legal(index, whole_wish(table, lists))
+                                return done
+                            value = tuple(value)
+                        trial = (*values[:place], value, *values[place + 1:])
+                        found = announced.get((card, trial))
+                        if found is None:
+                            found = action if trial == unsaid else announced_action(phase, table, card, trial)
+                        if check(S, found) < 0:
+                            values, chosen = trial, found
+                            said[name] = True if yes_no else [*value]   # (the event keeps its own list)
                     if said:
-                        chosen, said = said
                         self.apply({**action._event, "seat": seat, **said}, _judged=(phase, chosen, False))
                         return done
                 else:

@@ -140,7 +140,8 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
     Each step is random_action's choice, applied by `Hand.play_legal` (the action is one of the
     legal ones: nothing to judge but what is said; tools/BENCHMARKS.md, step 79), a card by
     `Hand.play_announcing` (the same, for the random player's wish; step 82); the cards of a
-    trick phase are played by `Hand.play_random_cards`, many in one call (step 92)."""
+    trick phase are played by `Hand.play_random_cards`, many in one call (step 92), and the calls
+    of a calls phase by `Hand.play_random_calls` (step 120)."""
     hand = Hand(rules, dealer, deal or {"deck": random_deck(rules, rng)}, match_scores)
     getrandbits = rng.getrandbits
     S, phases = hand.state, rules.phases
