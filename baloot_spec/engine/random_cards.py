@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from .announcing import _STR_ONLY, whole_wish
+from .announcing import whole_wish
 from .candidates import UNKNOWN, announced_action, seat_event
 from .state import Trick
 
 _NEW = object.__new__   # (a finished trick, its fields then set as Trick.__init__ sets them)
 _CARD_OF = attrgetter("card")
+_STR_ONLY = {str}   # (a list announcement's names: each exactly a str, as _said_with asks)
 
 
 class RandomCards:
