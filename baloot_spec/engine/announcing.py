@@ -126,7 +126,9 @@ class Announcing:
     def _said_with(self, phase, table, card, lists: dict):
         """_announced for the wish of every yes/no announcement and `lists` (name -> names), read
         without the wish dict: (the shared action of what is kept, {name: value kept}), () when
-        nothing is, None for a list whose names are not all text (play_legal then explains)."""
+        nothing is, None for a list whose names are not all text (play_legal then explains).
+        Written out again in random_cards.play_random_cards (step 120): change both;
+        tests/test_random_cards.py holds the loop to play_announcing."""
         S = self.state
         check = phase.check
         refused_alone = self._now[4]

@@ -29,6 +29,7 @@ class _CandidateTable:
         self.play_type = phase.action if phase.kind == "tricks" else None
         self.yes_alone = {}   # (a play: card -> its shared actions said with one yes/no announcement alone)
         self.asked_alone = {}   # (random_cards._asked_alone, per refused set: kept with the table)
+        self.random_plays = {}   # (random_cards._per_phase, per compiled phase's flags: kept with the table)
         self.annotation_reads, self.annotation_types, self.list_at = ((), ()), None, ()   # (card_action; a play's below)
         # per call type: its parameters' names, and what each is when the event leaves it out
         self.call_fields = {action_type: (tuple(params), tuple(d[0] if isinstance(d[0], bool) else None for d in params.values()))

@@ -140,11 +140,12 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
     Each step is random_action's choice, applied by `Hand.play_legal` (the action is one of the
     legal ones: nothing to judge but what is said; tools/BENCHMARKS.md, step 79), a card by
     `Hand.play_announcing` (the same, for the random player's wish; step 82); the cards of a
-    trick phase are played by `Hand.play_random_cards`, many in one call (step 92)."""
+    trick phase are played by `Hand.play_random_cards`, many in one call (step 92), and the calls
+    of a calls phase by `Hand.play_random_calls` (step 120)."""
     hand = Hand(rules, dealer, deal or {"deck": random_deck(rules, rng)}, match_scores)
     getrandbits = rng.getrandbits
     S, phases = hand.state, rules.phases
-    legal, play_legal, play_cards = hand.legal, hand.play_legal, hand.play_random_cards
+    play_calls, play_cards = hand.play_random_calls, hand.play_random_cards
     # what each seat would declare (_Declared), while the phase's annotations and the state's
     # projects are these: worked out once per seat, not once per card
     annotations = projects = declared = None
@@ -155,16 +156,8 @@ def play_random_hand(rules, rng: random.Random, dealer: str, match_scores: dict 
         if phase == OVER:
             return hand
         said = phases[phase].annotations
-        if not said:
-            n = len(legal(True))   # (what the rules keep: legal()'s length without its events)
-            if not n:
-                raise RuntimeError(f"no legal action in the {phase} phase")
-            k = n.bit_length()   # (pick(), inlined: two Python calls a step fewer)
-            index = getrandbits(k)
-            while index >= n:
-                index = getrandbits(k)
-            play_legal(index)
-            done += 1
+        if not said:   # (the calls of a calls phase in one frame: play_random_calls)
+            done += play_calls(getrandbits, max_events - done)
             continue
         if said is not annotations:
             annotations, lists, projects, declared = said, _wishes(said)[2], None, None
