@@ -65,7 +65,7 @@ def hand_lines(rules, count: int, seed: int):
     """simulate_hands' documents as their JSON text, made straight from the hands."""
     writer = LineWriter(rules, APP)
     for hand, dealer, scores in _random_hands(rules, count, seed):
-        yield writer.document_text([writer.hand_text(hand)], dealer, scores)
+        yield writer.hand_document_text(hand, dealer, scores)
 
 
 def match_lines(rules, count: int, seed: int, max_hands: int = 300):

@@ -51,20 +51,21 @@ def test_a_deal_written_from_its_cards_texts_is_what_json_dumps_writes():
         assert writer._deal_text(deal) == json.dumps(deal, separators=(",", ":"))
 
 
-def test_the_writers_texts_answer_none_for_an_event_they_do_not_hold():
-    """LineWriter reads its event texts by `__getitem__` over ids (no dict.get per event): an id it
-    does not hold reads as None, and the events' texts are then made and kept as before."""
+def test_a_shared_event_keeps_its_text_and_the_hands_read_as_before():
+    """LineWriter keeps a shared event's text on the event (LegalEvent `_json`), read as an
+    attribute with "" for an event without one: the events' texts are then made as before."""
     import random
 
     from baloot_spec.engine.random_play import play_random_hand
-    from baloot_spec.log.lines import LineWriter, _Texts
+    from baloot_spec.engine.state import LegalEvent
+    from baloot_spec.log.lines import LineWriter
     from baloot_spec.log.writer import hand_record
-    texts = _Texts()
-    assert texts[12345] is None and 12345 not in texts
     rules = load_variant("default")
     writer = LineWriter(rules)
     for number in range(6):
         hand = play_random_hand(rules, random.Random(number), "N", {"NS": 0, "EW": 40})
         record = json.loads(writer.hand_text(hand))
         assert record == json.loads(json.dumps(hand_record(hand)))
-    assert writer._texts and all(type(text) is str for text in writer._texts.values())
+        for event in hand.events:
+            if type(event) is LegalEvent:
+                assert event._json == json.dumps(event, separators=(",", ":"))

@@ -40,6 +40,14 @@ class Scores:
         self._score = value
         self._shown = None
 
+    def score_entries(self):
+        """What `score` holds, by name, without making the record: the result facts_scored built
+        (a plain dict; its leading entries, thrown_in and next_dealer, come first), else the score
+        record; None where `score` is None. For a reader of a few entries (log/lines.py): the
+        record is a 37-entry copy of the result."""
+        shown = self._shown
+        return self._score if shown is None else shown
+
     def result(self) -> dict | None:
         """The hand result once over: thrown_in, next_dealer, and the scoring steps."""
         S = self.state

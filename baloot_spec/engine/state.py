@@ -87,9 +87,10 @@ class Trick:
 class LegalEvent(dict):
     """An event that `Hand.legal()` lists: shared between calls (made once per variant), so it
     is read-only. Copy it to act on it: `dict(event, seat=...)`. Equal to, and serialised as,
-    a plain dict."""
+    a plain dict. `_json`: its JSON text, set by the first writer that makes it (log/lines.py):
+    read as an attribute, it costs half a look-up by id (the event never changes)."""
 
-    __slots__ = ()
+    __slots__ = ("_json",)
 
     def _read_only(self, *args, **kwargs):
         raise TypeError("a legal action from Hand.legal() is shared and read-only; copy it: dict(action, seat=...)")
