@@ -33,8 +33,6 @@ Knows the state's name and expression shapes, nothing of what the rules compute.
 from __future__ import annotations
 
 import ast
-from collections import Counter
-
 from ...expr.astutil import walk
 from .keyed import MEMOISED_PREFIX
 
@@ -47,56 +45,54 @@ READER_NAMES = frozenset(("_keyed_fill", "_LazyMap"))
 
 
 def state_reads(function: ast.FunctionDef) -> ast.FunctionDef:
-    """`function` with its state fields read twice or more read once (changed in place, returned)."""
-    if STATE not in [a.arg for a in function.args.args]:
+    """`function` with its state fields read twice or more read once (changed in place, returned).
+    (The reads are planned first, in one pass over the statements; only a function where some
+    later read would use a kept one is then checked for what could change S, in one walk.)"""
+    if not any(a.arg == STATE for a in function.args.args):
         return function
-    again = _again(function)
-    if again:
-        plan = _Plan()
-        _block(function.body, again, {}, plan)
-        swap = plan.swap()
-        if swap:
-            _Swap(swap).visit(function)
+    plan = _Plan()
+    _block(function.body, {}, plan)
+    if plan.used and _unchanged(function):
+        plan.apply()
     return function
 
 
-def _again(function: ast.FunctionDef) -> set:
-    """The fields read more than once, or nothing if the function may change S's fields or hand
-    S to something that might."""
-    reads, passed, seen = Counter(), set(), set()
-    attribute_of = set()
+def _unchanged(function: ast.FunctionDef) -> bool:
+    """Whether nothing in the function can give a field of S another value: no store into or
+    deletion of S or what it holds, no binding of S, no nested scope, and S itself only read for
+    an attribute or given to a function that reads the state."""
+    names = attributes = 0
     for node in walk(function):
         kind = type(node)
-        if kind is ast.Attribute or kind is ast.Subscript:
-            if type(node.value) is ast.Name and node.value.id == STATE:
+        if kind is ast.Name:
+            if node.id == STATE:
+                if type(node.ctx) is not ast.Load:
+                    return False
+                names += 1
+        elif kind is ast.Attribute or kind is ast.Subscript:
+            value = node.value
+            if type(value) is ast.Name and value.id == STATE:
                 if type(node.ctx) is not ast.Load or kind is ast.Subscript:
-                    return set()
-                attribute_of.add(id(node.value))
-                if not node.attr.startswith("_"):
-                    if id(node) in seen:   # (one node in two places: not planned by place)
-                        return set()
-                    seen.add(id(node))
-                    reads[node.attr] += 1
+                    return False
+                attributes += 1
             elif type(node.ctx) is not ast.Load and _based_on_state(node):
-                return set()
+                return False
         elif kind is ast.Call:
             for argument in [*node.args, *(k.value for k in node.keywords)]:
                 if type(argument) is ast.Name and argument.id == STATE:
                     if not _reader(node.func):
-                        return set()
-                    passed.add(id(argument))
+                        return False
+                    attributes += 1
         elif kind is ast.arg:
             if node.arg == STATE and node not in function.args.args:
-                return set()
-        elif kind is ast.Name and node.id == STATE and type(node.ctx) is not ast.Load:
-            return set()
-        elif kind is ast.Lambda or kind is ast.FunctionDef:
-            if node is not function:
-                return set()
-    for node in walk(function):   # (S anywhere else, in a list, a tuple, a starred argument: left)
-        if type(node) is ast.Name and node.id == STATE and id(node) not in attribute_of and id(node) not in passed:
-            return set()
-    return {field for field, n in reads.items() if n > 1}
+                return False
+        elif kind in _SCOPES and node is not function:
+            return False
+    return names == attributes   # (S anywhere else, in a list, a tuple, a starred argument: left)
+
+
+_SCOPES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp,
+           ast.GeneratorExp)
 
 
 def _based_on_state(node) -> bool:
@@ -111,113 +107,127 @@ def _reader(func) -> bool:
 
 
 class _Plan:
-    """The reads kept (the first of a field that always runs) and the reads of their locals; a
-    local no later read uses is not made (a store for nothing)."""
+    """The reads kept (the first of a field that always runs) and the reads of their locals,
+    each with where it stands (its holder: a node and a field, or a list and an index)."""
 
     def __init__(self):
-        self.count, self.first, self.uses = 0, {}, {}
+        self.count, self.first, self.uses, self.used = 0, {}, {}, False
 
-    def keep(self, read) -> int:
+    def keep(self, place) -> int:
         self.count += 1
-        self.first[self.count], self.uses[self.count] = read, []
+        self.first[self.count], self.uses[self.count] = place, []
         return self.count
 
-    def swap(self) -> dict:
-        """id(read) -> its replacement, for the locals some read uses (numbered in order)."""
-        swap, number = {}, 0
-        for local, read in self.first.items():
+    def use(self, local: int, place) -> None:
+        self.uses[local].append(place)
+        self.used = True
+
+    def apply(self) -> None:
+        """The kept reads some later read uses made `(_svN := S.x)` (numbered in order), and
+        those reads the local; a local no later read uses is not made (a store for nothing)."""
+        number = 0
+        for local, (read, holder, key) in self.first.items():
             if self.uses[local]:
                 number += 1
                 name = f"{PREFIX}{number}"
-                swap[id(read)] = ast.NamedExpr(target=ast.Name(id=name, ctx=ast.Store()), value=read)
-                for use in self.uses[local]:
-                    swap[id(use)] = ast.Name(id=name, ctx=ast.Load())
-        return swap
+                _put(holder, key, ast.NamedExpr(target=ast.Name(id=name, ctx=ast.Store()), value=read))
+                for _, use_holder, use_key in self.uses[local]:
+                    _put(use_holder, use_key, ast.Name(id=name, ctx=ast.Load()))
 
 
-def _block(statements: list, again: set, known: dict, plan: _Plan) -> None:
+def _put(holder, key, node) -> None:
+    if type(holder) is list:
+        holder[key] = node
+    else:
+        setattr(holder, key, node)
+
+
+def _block(statements: list, known: dict, plan: _Plan) -> None:
     """Each statement of a block run in order: its reads planned as uses of what `known` holds
     (field -> local), its first reads that always run kept; a nested block starts from a copy."""
     for statement in statements:
         kind = type(statement)
         if kind in (ast.Assign, ast.Expr, ast.Return, ast.AugAssign):
             if statement.value is not None:
-                _expression(statement.value, again, known, plan)
+                _expression(statement, "value", known, plan)
         elif kind is ast.If:
-            _expression(statement.test, again, known, plan)
-            _block(statement.body, again, dict(known), plan)
-            _block(statement.orelse, again, dict(known), plan)
+            _expression(statement, "test", known, plan)
+            _block(statement.body, dict(known), plan)
+            _block(statement.orelse, dict(known), plan)
         elif kind is ast.For:
-            _expression(statement.iter, again, known, plan)
-            _block(statement.body, again, dict(known), plan)
-            _block(statement.orelse, again, dict(known), plan)
+            _expression(statement, "iter", known, plan)
+            _block(statement.body, dict(known), plan)
+            _block(statement.orelse, dict(known), plan)
         elif kind is ast.Try:   # (after it, only what was known before: its body may stop anywhere)
-            _block(statement.body, again, dict(known), plan)
+            _block(statement.body, dict(known), plan)
             for handler in statement.handlers:
-                _block(handler.body, again, dict(known), plan)
-            _block(statement.orelse, again, dict(known), plan)
-            _block(statement.finalbody, again, dict(known), plan)
+                _block(handler.body, dict(known), plan)
+            _block(statement.orelse, dict(known), plan)
+            _block(statement.finalbody, dict(known), plan)
         # (anything else, a while, a with, a raise: left as it is)
 
 
-def _expression(node, again: set, known: dict, plan: _Plan) -> None:
+def _expression(statement, field: str, known: dict, plan: _Plan) -> None:
     reads: list = []
-    _ordered(node, again, True, reads)
-    for read, always in reads:
+    _ordered(getattr(statement, field), True, reads, statement, field)
+    for read, always, holder, key in reads:
         local = known.get(read.attr)
         if local is not None:
-            plan.uses[local].append(read)
+            plan.use(local, (read, holder, key))
         elif always:
-            known[read.attr] = plan.keep(read)
+            known[read.attr] = plan.keep((read, holder, key))
 
 
-def _ordered(node, again: set, always: bool, reads: list) -> None:
-    """`reads` gets each `S.x` (x in `again`) in `node` as (node, whether it runs whenever `node`
-    does), in the order CPython evaluates them; nested scopes are not entered."""
+def _ordered(node, always: bool, reads: list, holder, key) -> None:
+    """`reads` gets each `S.x` in `node` as (node, whether it runs whenever `node` does, its
+    holder and key), in the order CPython evaluates them; nested scopes are not entered."""
     kind = type(node)
     if kind is ast.Attribute:
         value = node.value
         if type(value) is ast.Name and value.id == STATE:
-            if node.attr in again:
-                reads.append((node, always))
+            if not node.attr.startswith("_"):
+                reads.append((node, always, holder, key))
             return
-        _ordered(value, again, always, reads)
+        _ordered(value, always, reads, node, "value")
     elif kind is ast.Subscript:
-        _ordered(node.value, again, always, reads)
-        _ordered(node.slice, again, always, reads)
+        _ordered(node.value, always, reads, node, "value")
+        _ordered(node.slice, always, reads, node, "slice")
     elif kind is ast.IfExp:
-        _ordered(node.test, again, always, reads)
-        _ordered(node.body, again, False, reads)
-        _ordered(node.orelse, again, False, reads)
+        _ordered(node.test, always, reads, node, "test")
+        _ordered(node.body, False, reads, node, "body")
+        _ordered(node.orelse, False, reads, node, "orelse")
     elif kind is ast.BoolOp:
-        for k, value in enumerate(node.values):
-            _ordered(value, again, always and k == 0, reads)
+        values = node.values
+        for k, value in enumerate(values):
+            _ordered(value, always and k == 0, reads, values, k)
     elif kind is ast.Compare:
-        _ordered(node.left, again, always, reads)
-        for k, value in enumerate(node.comparators):
-            _ordered(value, again, always and k == 0, reads)
+        _ordered(node.left, always, reads, node, "left")
+        comparators = node.comparators
+        for k, value in enumerate(comparators):
+            _ordered(value, always and k == 0, reads, comparators, k)
     elif kind is ast.Call:
-        _ordered(node.func, again, always, reads)
-        for arg in node.args:
-            _ordered(arg, again, always, reads)
+        _ordered(node.func, always, reads, node, "func")
+        args = node.args
+        for k, arg in enumerate(args):
+            _ordered(arg, always, reads, args, k)
         for keyword in node.keywords:
-            _ordered(keyword.value, again, always, reads)
+            _ordered(keyword.value, always, reads, keyword, "value")
     elif kind is ast.Dict:
-        for key, value in zip(node.keys, node.values):
-            if key is not None:
-                _ordered(key, again, always, reads)
-            _ordered(value, again, always, reads)
-    elif kind in (ast.BinOp, ast.UnaryOp, ast.List, ast.Tuple, ast.Set, ast.Starred,
-                  ast.NamedExpr, ast.JoinedStr, ast.FormattedValue):
-        for child in ast.iter_child_nodes(node):   # (in field order: the order they run)
-            _ordered(child, again, always, reads)
+        keys, values = node.keys, node.values
+        for k, value in enumerate(values):
+            if keys[k] is not None:
+                _ordered(keys[k], always, reads, keys, k)
+            _ordered(value, always, reads, values, k)
+    elif kind in _IN_ORDER:
+        for field in node._fields:   # (in field order: the order they run)
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for k, item in enumerate(value):
+                    _ordered(item, always, reads, value, k)
+            elif isinstance(value, ast.expr):
+                _ordered(value, always, reads, node, field)
     # (a name, a literal, a nested scope, anything else: no read of it counted)
 
 
-class _Swap(ast.NodeTransformer):
-    def __init__(self, swap: dict):
-        self.swap = swap
-
-    def visit_Attribute(self, node):
-        new = self.swap.get(id(node))
-        return new if new is not None else self.generic_visit(node)
+_IN_ORDER = (ast.BinOp, ast.UnaryOp, ast.List, ast.Tuple, ast.Set, ast.Starred, ast.NamedExpr, ast.JoinedStr,
+             ast.FormattedValue)
