@@ -13,7 +13,8 @@ derived value's body, `_keyed_fill`, `_LazyMap`: none sets a state field, the la
 values being pure and effects the only writers). A function that passes S anywhere else (an
 effect, a narrowing picked at run time, a value holding it) is left as it is. Fields whose name
 starts with `_` (the engine's memos) are never touched. A read replaced by the local reads the
-object the first read gave (a list changed in place is the same object: still what `S.x` gives).
+object the first read gave (a list changed in place is the same object: still what `S.x` gives;
+the engine's `hand`, a property over `hands` and `actor`, gives an equal list while neither changes).
 
 Placement is field_reads.py's, over the whole function: the first read is kept where it ran, and
 only one that always runs when its statement does (not in a conditional's branch, a
