@@ -22,6 +22,7 @@ from .passes.record_stores import record_stores
 from .passes.rule_lines import without_counters
 from .passes.scalar_records import scalar_records
 from .passes.settled import settle
+from .passes.state_reads import state_reads
 from .pyast import assign, attr, call, const, function, if_, index, lazy_locals, name, not_, store, strings
 
 
@@ -120,7 +121,8 @@ def function_text(function: ast.FunctionDef) -> str:
         # then loops over the same iterable fused, records filled by item: passes/fused_loops.py,
         # passes/record_stores.py; their values read back as locals: passes/scalar_records.py, a loop
         # item's field read once: passes/field_reads.py; counts
-        # in a loop of one list's attribute: passes/hoisted_counts.py)
+        # in a loop of one list's attribute: passes/hoisted_counts.py; a state field read once:
+        # passes/state_reads.py)
         lowered = clone(lower_function(function))
         if _LAZY in key:
             lowered = settle(lowered)
@@ -129,6 +131,7 @@ def function_text(function: ast.FunctionDef) -> str:
             lowered = field_reads(lowered)
         if _COUNT in key:
             lowered = hoisted_counts(lowered)
+        lowered = state_reads(lowered)   # (last: a state field read twice read once, passes/state_reads.py)
         _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)
         text = _by_lines(lowered)
         if len(_TEXTS) >= _MEMO_LIMIT:
