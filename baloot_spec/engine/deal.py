@@ -61,7 +61,25 @@ class Deal:
         self.cut = None     # the cut record as read: by, option, to, cards
         moves = self._read_cut(spec["cut"], packets, deck) if spec.get("cut") is not None else ()   # (no list per hand)
         if "deck" in spec:
-            self._from_deck(spec["deck"], packets, deck, moves, plan)
+            cards = spec["deck"]
+            split = plan.split
+            # _from_deck's common case written out (a frame and its five arguments fewer a hand):
+            # no cut, a plain list of the deck's own texts, no card twice; anything else, or a
+            # plan not split yet, is _from_deck's (the same checks, the same errors)
+            if split is None or moves or type(cards) is not list or len(cards) != plan.total:
+                self._from_deck(cards, packets, deck, moves, plan)
+            else:
+                try:
+                    parsed = [*map(deck.exact.get, cards)]
+                    distinct = set(parsed)
+                except TypeError:   # an unhashable entry
+                    distinct = None
+                if distinct is None or None in distinct or len(distinct) != len(parsed):
+                    self._from_deck(cards, packets, deck, moves, plan)
+                else:
+                    self.kind = "deck"
+                    self.initial, self.public = split(parsed)
+                    self._deck = parsed   # (the stock its tail: the property `stock`)
         elif "hands" in spec:
             self._from_hands(spec["hands"], spec.get("public"), deck)
             self._check_cut_in_hands(moves)
