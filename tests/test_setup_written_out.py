@@ -94,3 +94,19 @@ def test_a_wrong_deck_is_refused_as_by_from_deck(deck):
 def test_texts_the_deck_parses_but_does_not_spell_so_are_read_alike():
     loose = [text.lower() for text in DECK[:4]] + DECK[4:]
     assert Deal(RULES, "E", {"deck": loose}).initial == Deal(RULES, "E", {"deck": DECK}).initial
+
+
+class Text(str):
+    """A card's text that is no plain str: found in the deck all the same."""
+
+
+def test_entries_of_other_kinds_are_read_as_before():
+    card = RULES.deck.parse("AC")
+    for first in (card, Text("AC")):   # (a Card, a str subclass: the same deal)
+        assert Deal(RULES, "S", {"deck": [first] + DECK[1:]}).initial == Deal(RULES, "S", {"deck": DECK}).initial
+
+
+def test_a_plan_reads_a_deck_of_two_cards_or_more_at_once():
+    from baloot_spec.engine.deal import _plan_of
+    plan = _plan_of(RULES, "N")
+    assert plan.read_at_once == plan.total == len(DECK)
