@@ -96,8 +96,9 @@ def test_a_deal_without_a_cut_makes_no_list_of_moves(rules, monkeypatch):
         return dealt(self, cards, packets, deck, moves, plan)
 
     monkeypatch.setattr(Deal, "_from_deck", spy)
-    Deal(rules, "N", {"deck": DECK})
-    assert seen == [()] and type(seen[0]) is tuple
+    Deal(rules, "N", {"deck": DECK})   # (the common case, written out in Deal.__init__: no call)
+    Deal(rules, "N", {"deck": type("Cards", (list,), {})(DECK)})   # (anything else: _from_deck's)
+    assert seen[-1:] == [()] and type(seen[-1]) is tuple
 
 
 def test_a_hand_outside_any_phase_shares_one_tuple(rules):

@@ -92,12 +92,14 @@ class _Tables:
     (Slots: the engine reads these on every card; a dict subclass kept them in a real dict.)"""
 
     __slots__ = ("by_name", "next_seat", "copy_hands", "copy_dealt", "copy_trick", "copy_tricks", "copy_played",
-                 "in_place", "play_phase", "_by_phase", "no_points", "_candidates", "initial_dealt", "state_made")
+                 "in_place", "play_phase", "_by_phase", "no_points", "_candidates", "initial_dealt", "state_made",
+                 "teams")
 
     def __init__(self, rules):
         self.by_name = {name: _CandidateTable(rules, phase) for name, phase in rules.phases.items()}
         self.next_seat = {seat: rules.table.after(seat) for seat in rules.table.seats}
         self.no_points = {team: 0 for team in rules.table.teams}   # (a hand's match scores by default: copied)
+        self.teams = tuple(self.no_points)   # (the order a hand's match scores are kept in)
         # which of the containers a card changes are changed as new ones (IN_PLACE, state.py)
         held = rules.held_by_effects
         self.copy_hands, self.copy_dealt = "hands" in held, "dealt" in held

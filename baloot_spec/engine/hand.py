@@ -43,9 +43,21 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
             raise DealError(f"unknown dealer {dealer!r} (seats: {' '.join(rules.table.seats)})", "dealer")
         self.rules = rules
         self._tables = tables
-        scores = Rec(tables.no_points)   # (the state's own record, in the teams' order: State keeps it, own=True)
-        if match_scores is not None:
-            if not _points_of(match_scores, tables.no_points):
+        # (the state's own record, in the teams' order: State keeps it, own=True)
+        scores = None
+        if match_scores is None:
+            scores = Rec(tables.no_points)
+        elif type(match_scores) is dict and tuple(match_scores) == tables.teams:
+            # (_points_of's common case written out, a frame fewer: a plain dict in the teams'
+            # order of plain ints 0 or more, the record made from it at once, not made and updated)
+            for value in match_scores.values():
+                if type(value) is not int or value < 0:
+                    break
+            else:
+                scores = Rec(match_scores)
+        if scores is None:   # (anything else: checked by _points_of, and kept in the teams' order)
+            scores = Rec(tables.no_points)
+            if not _points_of(match_scores, scores):
                 raise DealError(f"match_scores must give a whole number of points for {' and '.join(scores)}", "match_scores")
             dict.update(scores, match_scores)   # (not scores.update: a Rec's own names go through its __getattribute__)
         self.deal = dealt = Deal(rules, dealer, deal)
@@ -72,7 +84,7 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
         # no check / no action effect of the phase can apply to (the engine skips those calls).
         self._now = NOWHERE
         self._owned = False   # (each hand its seat's initial list until the completion or the play: own_hands)
-        self._n_seats = len(rules.table.seats)
+        self._n_seats = len(tables.next_seat)   # (every seat)
         self._enter(rules.first_phase)
 
     # ---- questions --------------------------------------------------------------------------
