@@ -9,10 +9,12 @@ import ast
 from baloot_spec.expr.builtins import Rec
 
 
-def run_logged(function: ast.FunctionDef, args: tuple, **names):
+def run_logged(function: ast.FunctionDef, args: tuple, *, log: list | None = None, **names):
     """("value", result, log) or ("raised", type, args, log): `f(*args)` of `function`, with `_R`
-    (a record), `ev` and `names` in its namespace."""
-    log = []
+    (a record), `ev` and `names` in its namespace; `log`, a list the arguments may log into too
+    (one order of everything evaluated)."""
+    if log is None:
+        log = []
 
     def ev(tag, value):
         log.append(tag)

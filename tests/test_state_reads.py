@@ -18,6 +18,8 @@ from baloot_spec.rules.module import ModuleBuilder
 from baloot_spec.rules.passes.rule_lines import rule_at
 from baloot_spec.rules.passes.state_reads import state_reads
 
+from logged_runs import run_logged
+
 
 def _function(source: str) -> ast.FunctionDef:
     return ast.parse(textwrap.dedent(source)).body[0]
@@ -44,21 +46,12 @@ class _State:
 
 
 def _run(function: ast.FunctionDef, fields: dict, *args):
-    """("value", result, log) or ("raised", type, args, log): `f(S, *args)`; `ev(tag, value)`
-    logs `tag` (and raises for "fail"), `f_pure(S)` reads S.a, `other(S)` is any call."""
+    """("value", result, log) or ("raised", type, args, log): `f(S, *args)`, S a _State logging
+    into the run's log; `ev(tag, value)` logs `tag` (and raises for "fail"), `f_pure(S)` reads
+    S.a, `other(S)` is any call."""
     log = []
-
-    def ev(tag, value):
-        log.append(tag)
-        if value == "fail":
-            raise KeyError(tag)
-        return value
-    space = {"ev": ev, "f_pure": lambda S: S.a, "k_order": ["N", "E", "S", "W"]}
-    exec(compile(ast.fix_missing_locations(ast.Module(body=[function], type_ignores=[])), "<test>", "exec"), space)
-    try:
-        return "value", space["f"](_State(log, **fields), *args), log
-    except Exception as exc:
-        return "raised", type(exc), exc.args, log
+    return run_logged(function, (_State(log, **fields), *args), log=log, f_pure=lambda S: S.a,
+                      k_order=["N", "E", "S", "W"])
 
 
 def _fewer_reads(original: list, rewritten: list) -> bool:
