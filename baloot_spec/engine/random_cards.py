@@ -173,7 +173,6 @@ class RandomCards:
         self._kept = kept
         return done
 
-
     def play_random_calls(self, getrandbits, budget: int = 1) -> int:
         """Play up to `budget` random legal actions of a calls phase, as the random player of
         engine/random_play.py does: each an index drawn among `legal(True)` as

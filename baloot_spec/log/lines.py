@@ -168,7 +168,6 @@ class LineWriter:
         append("}")
 
 
-
 def _event_text(event) -> str:
     text = _encode(event)
     if type(event) is LegalEvent:   # (shared and read-only: its text is made once)
@@ -207,4 +206,3 @@ def _values_of(keys: tuple):
         key = keys[0]
         return lambda mapping: (mapping[key],)
     return itemgetter(*keys)
-
