@@ -23,11 +23,14 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
                  (the originals run again, in place, if it raises);
 - record_stores.py `record_stores`: then a record display or literal that is a statement's
                  value filled item by item into a new record;
+- field_reads.py `field_reads`: then a loop item's field read again in the loop's body read once;
 - hoisted_counts.py `hoisted_counts`: then a count of a list's items whose attribute equals a
                  value, inside a loop that leaves the list alone, as `list.count` of the
                  attribute's values, read into a list at the first count;
 - state_reads.py `state_reads`: last, a state field read twice in a function that cannot change
-                 the state read once, at its first read that always runs, into a local.
+                 the state read once, at its first read that always runs, into a local;
+- first_reads.py `plan_block`: where a repeated read runs and may be kept, the one walk those two
+                 passes share.
 
 Knob folding, inlining, per-contract specialisation and, in a trick phase, per length of the
 current trick (expr/lengths.py) happen as the tree is emitted (expr/emit.py); loops over short

@@ -10,13 +10,10 @@ key goes through CPython's generic `slot_mp_subscript` (~274 machine instruction
 Exact because: nothing in the body binds x again, stores into it by key or reads an attribute of
 it (no method of it runs), and a record's fields are not changed after its fill (record_stores.py:
 a value a rule expression makes is never changed in place; effects set state fields), so a later
-read in the same pass through the body gives the object the first gave. The first read is kept
-where it ran, and only one that always runs when its statement does (not in a conditional's
-branch, a short-circuit's later operand, a chained comparison's later link, a nested block or
-scope); a read replaced runs after it (in the order CPython evaluates: a statement's value
-before its targets, left before right, a call's function then its arguments, a test before its
-branches) in the same pass: in the same statement, or a later statement of the same block, or a
-block nested there. Reads before the first one that always runs are left as they are.
+read in the same pass through the body gives the object the first gave. Placement is
+first_reads.py's (shared with state_reads.py), in the loop's body: the first read that always
+runs there is kept where it ran (not one in a nested block), and the reads after it in the same
+pass through the body use it; reads before it are left as they are.
 
 Knows expression shapes and the loop's own names, nothing of what the rules compute. The locals
 are `_fv1`, `_fv2`, ...: a prefix no other generated name has.
@@ -28,6 +25,7 @@ import ast
 from collections import Counter
 
 from ...expr.astutil import walk
+from .first_reads import Plan, Reads, plan_block
 
 PREFIX = "_fv"
 _NESTED = ("body", "orelse", "finalbody")
@@ -41,12 +39,11 @@ def field_reads(function: ast.FunctionDef) -> ast.FunctionDef:
         for loop in [outer, *_loops(outer.body, True)]:
             item = loop.target.id
             if facts.kept(item, loop is not outer):
-                plan = _Plan(count)
-                _block(loop.body, item, {}, True, plan)
-                swap = plan.swap()
-                if swap:
-                    count = plan.count
-                    _Swap(swap).visit(loop)
+                # (first_reads.py: kept in the loop's own body only, a nested block using them)
+                plan = Plan(PREFIX, count)
+                plan_block(loop.body, Reads(item, attribute=False), {}, plan, adding=True, nested_keep=False,
+                           tries=False)
+                count = plan.apply()
     return function
 
 
@@ -95,112 +92,3 @@ class _Facts:
         again (a nested loop's own `for` binds it once in the body), stores into it by key or
         reads an attribute of it (a method)."""
         return item in self.again and self.bound[item] == (1 if nested else 0) and item not in self.unsafe
-
-
-class _Plan:
-    """The reads kept (the first of a key that always runs) and the reads of their locals; a
-    local no later read uses is not made (a store for nothing)."""
-
-    def __init__(self, count: int):
-        self.count, self.first, self.uses = count, {}, {}
-
-    def keep(self, read) -> str:
-        self.count += 1
-        local = f"{PREFIX}{self.count}"
-        self.first[local], self.uses[local] = read, []
-        return local
-
-    def swap(self) -> dict:
-        """id(read) -> its replacement, for the locals some read uses (numbered again in order)."""
-        swap, number = {}, self.count - len(self.first)
-        for local, read in self.first.items():
-            if self.uses[local]:
-                number += 1
-                name = f"{PREFIX}{number}"
-                swap[id(read)] = ast.NamedExpr(target=ast.Name(id=name, ctx=ast.Store()), value=read)
-                for use in self.uses[local]:
-                    swap[id(use)] = ast.Name(id=name, ctx=ast.Load())
-        self.count = number
-        return swap
-
-
-def _block(statements: list, item: str, known: dict, adding: bool, plan: _Plan) -> None:
-    """Each statement of a block run in order: its reads of `item` planned as uses of what
-    `known` holds (key -> local), and, where `adding`, its first reads that always run kept."""
-    for statement in statements:
-        kind = type(statement)
-        if kind in (ast.Assign, ast.Expr, ast.Return, ast.AugAssign):
-            if statement.value is not None:
-                _expression(statement.value, item, known, adding, plan)
-        elif kind is ast.If:
-            _expression(statement.test, item, known, adding, plan)
-            _block(statement.body, item, dict(known), False, plan)
-            _block(statement.orelse, item, dict(known), False, plan)
-        elif kind is ast.For:
-            _expression(statement.iter, item, known, adding, plan)
-            _block(statement.body, item, dict(known), False, plan)
-            _block(statement.orelse, item, dict(known), False, plan)
-        # (anything else, a while, a try, a with: left as it is)
-
-
-def _expression(node, item: str, known: dict, adding: bool, plan: _Plan) -> None:
-    reads: list = []
-    _ordered(node, item, True, reads)
-    if not reads:
-        return
-    for read, always in reads:
-        key = read.slice.value
-        local = known.get(key)
-        if local is not None:
-            plan.uses[local].append(read)
-        elif always and adding:
-            known[key] = plan.keep(read)
-
-
-def _ordered(node, item: str, always: bool, reads: list) -> None:
-    """`reads` gets each `item['k']` in `node` as (node, whether it runs whenever `node` does),
-    in the order CPython evaluates them; nested scopes are not entered."""
-    kind = type(node)
-    if kind is ast.Subscript:
-        if (type(node.value) is ast.Name and node.value.id == item and type(node.ctx) is ast.Load
-                and type(node.slice) is ast.Constant and type(node.slice.value) is str):
-            reads.append((node, always))
-            return
-        _ordered(node.value, item, always, reads)
-        _ordered(node.slice, item, always, reads)
-    elif kind is ast.IfExp:
-        _ordered(node.test, item, always, reads)
-        _ordered(node.body, item, False, reads)
-        _ordered(node.orelse, item, False, reads)
-    elif kind is ast.BoolOp:
-        for k, value in enumerate(node.values):
-            _ordered(value, item, always and k == 0, reads)
-    elif kind is ast.Compare:
-        _ordered(node.left, item, always, reads)
-        for k, value in enumerate(node.comparators):
-            _ordered(value, item, always and k == 0, reads)
-    elif kind is ast.Call:
-        _ordered(node.func, item, always, reads)
-        for arg in node.args:
-            _ordered(arg, item, always, reads)
-        for keyword in node.keywords:
-            _ordered(keyword.value, item, always, reads)
-    elif kind is ast.Dict:
-        for key, value in zip(node.keys, node.values):
-            if key is not None:
-                _ordered(key, item, always, reads)
-            _ordered(value, item, always, reads)
-    elif kind in (ast.BinOp, ast.UnaryOp, ast.Attribute, ast.List, ast.Tuple, ast.Set, ast.Starred,
-                  ast.NamedExpr, ast.JoinedStr, ast.FormattedValue):
-        for child in ast.iter_child_nodes(node):   # (in field order: the order they run)
-            _ordered(child, item, always, reads)
-    # (a name, a literal, a nested scope, anything else: no read of it counted)
-
-
-class _Swap(ast.NodeTransformer):
-    def __init__(self, swap: dict):
-        self.swap = swap
-
-    def visit_Subscript(self, node):
-        new = self.swap.get(id(node))
-        return new if new is not None else self.generic_visit(node)
