@@ -31,6 +31,15 @@ def _stepped(hand, rng, budget: int) -> None:
         hand.play_announcing(index, _declared(hand))
 
 
+def _forked(hand, rng):
+    """(fast, slow, fast_rng, slow_rng): two copies of `hand`, each with a generator of its own
+    at `rng`'s state (a loop and the steps it stands for, from one position and one stream)."""
+    fast_rng, slow_rng = random.Random(), random.Random()
+    fast_rng.setstate(rng.getstate())
+    slow_rng.setstate(rng.getstate())
+    return hand.copy(), hand.copy(), fast_rng, slow_rng
+
+
 def _same(one, other) -> None:
     assert one.events == other.events
     assert [type(e) for e in one.events] == [type(e) for e in other.events]   # (shared where shared)
@@ -52,11 +61,7 @@ def test_play_random_cards_is_the_random_players_steps(preset, sets):
         while not hand.is_over():
             if rules.phases[hand.phase].annotations:
                 for budget in (1, 3, 40):
-                    fast, slow = hand.copy(), hand.copy()
-                    fast_rng, slow_rng = random.Random(), random.Random()
-                    state = rng.getstate()
-                    fast_rng.setstate(state)
-                    slow_rng.setstate(state)
+                    fast, slow, fast_rng, slow_rng = _forked(hand, rng)
                     done = fast.play_random_cards(fast_rng.getrandbits, _declared(fast), budget)
                     assert 1 <= done <= budget
                     _stepped(slow, slow_rng, done)
@@ -138,10 +143,7 @@ def test_a_declared_list_that_is_not_text_goes_the_way_of_play_legal():
         while not hand.is_over():
             if rules.phases[hand.phase].annotations:
                 declared = {seat: {"declare": [1]} for seat in rules.table.seats}
-                fast, slow = hand.copy(), hand.copy()
-                fast_rng, slow_rng = random.Random(), random.Random()
-                fast_rng.setstate(rng.getstate())
-                slow_rng.setstate(rng.getstate())
+                fast, slow, fast_rng, slow_rng = _forked(hand, rng)
                 assert fast.play_random_cards(fast_rng.getrandbits, declared, 5) == 1
                 slow.play_announcing(pick(slow_rng.getrandbits, len(slow.legal(True))), declared)
                 _same(fast, slow)

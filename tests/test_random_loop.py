@@ -13,7 +13,7 @@ from baloot_spec.engine.random_cards import _NO_PLAYS, _asked_alone, _per_phase
 from baloot_spec.engine.random_play import pick, play_random_hand, random_deck
 from baloot_spec.rules import load_variant
 
-from test_random_cards import PRESETS, _same
+from test_random_cards import PRESETS, _forked, _same
 
 PRESETS5 = PRESETS + [("nl-rulebook", None)]
 
@@ -34,11 +34,7 @@ def test_play_random_calls_is_the_random_players_steps(preset, sets):
         while not hand.is_over():
             if not rules.phases[hand.phase].annotations:
                 for budget in (1, 2, 40):
-                    fast, slow = hand.copy(), hand.copy()
-                    fast_rng, slow_rng = random.Random(), random.Random()
-                    state = rng.getstate()
-                    fast_rng.setstate(state)
-                    slow_rng.setstate(state)
+                    fast, slow, fast_rng, slow_rng = _forked(hand, rng)
                     phase = fast.phase
                     done = fast.play_random_calls(fast_rng.getrandbits, budget)
                     assert 1 <= done <= budget
@@ -60,10 +56,7 @@ def test_play_random_calls_in_a_trick_phase_plays_one_action_as_play_legal():
     hand = Hand(rules, "N", {"deck": random_deck(rules, rng)})
     while not rules.phases[hand.phase].annotations:
         hand.play_legal(pick(rng.getrandbits, len(hand.legal(True))))
-    fast, slow = hand.copy(), hand.copy()
-    fast_rng, slow_rng = random.Random(), random.Random()
-    fast_rng.setstate(rng.getstate())
-    slow_rng.setstate(rng.getstate())
+    fast, slow, fast_rng, slow_rng = _forked(hand, rng)
     assert fast.play_random_calls(fast_rng.getrandbits, 40) == 1
     _stepped(slow, slow_rng, 1)
     _same(fast, slow)
