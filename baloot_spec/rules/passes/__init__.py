@@ -23,6 +23,8 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
                  (the originals run again, in place, if it raises);
 - record_stores.py `record_stores`: then a record display or literal that is a statement's
                  value filled item by item into a new record;
+- scalar_records.py `scalar_records`: then a record filled and read back by a literal key in
+                 one function read from the local its value was stored from;
 - field_reads.py `field_reads`: then a loop item's field read again in the loop's body read once;
 - hoisted_counts.py `hoisted_counts`: then a count of a list's items whose attribute equals a
                  value, inside a loop that leaves the list alone, as `list.count` of the
@@ -31,6 +33,12 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
                  the state read once, at its first read that always runs, into a local;
 - first_reads.py `plan_block`: where a repeated read runs and may be kept, the one walk those two
                  passes share.
+- rule_lines.py  `without_counters`, `rule_at`: a fused function's failing rule named from the
+                 line that failed, not from a counter set before each rule;
+- kept.py        `keep_derived`, `fresh_kept`: derived values kept across events (`S._kept`)
+                 while nothing writes a field they read;
+- state_types.py `state_types`: a declared state field's type, from its initial value and the
+                 effects that set it.
 
 Knob folding, inlining, per-contract specialisation and, in a trick phase, per length of the
 current trick (expr/lengths.py) happen as the tree is emitted (expr/emit.py); loops over short
