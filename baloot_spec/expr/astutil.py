@@ -84,3 +84,44 @@ class ComprehensionFinder:
                         break
         self._known[id(node)] = (node, found)   # (the node is kept: its id is not reused meanwhile)
         return found
+
+
+def same_dump(first, second) -> bool:
+    """Whether `ast.dump(first) == ast.dump(second)`, without writing either out: the two trees
+    compared node by node, stopping at the first difference (a dump formats every node of both,
+    then compares the text). The same answer: the same class; each field absent from both
+    (missing, or None where the class's default is None, as `dump` leaves it out) or formatted
+    alike (nodes compared the same way, lists item by item, any other value by its `repr`);
+    positions (`lineno`, ...) are not fields, as `dump` leaves them out by default."""
+    stack = [(first, second)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        a, b = pop()
+        if a is b:
+            continue
+        a_node, b_node = isinstance(a, _AST), isinstance(b, _AST)
+        if a_node or b_node:
+            if type(a) is not type(b):
+                if not (a_node and b_node and type(a).__name__ == type(b).__name__ and a._fields == b._fields):
+                    return False
+            kind = type(a)
+            for field in a._fields:
+                x, y = getattr(a, field, _ABSENT), getattr(b, field, _ABSENT)
+                if x is None and getattr(kind, field, ...) is None:
+                    x = _ABSENT
+                if y is None and getattr(type(b), field, ...) is None:
+                    y = _ABSENT
+                if (x is _ABSENT) != (y is _ABSENT):
+                    return False
+                if x is not _ABSENT:
+                    push((x, y))
+        elif type(a) is list or type(b) is list:
+            if not (type(a) is list and type(b) is list and len(a) == len(b)):
+                return False
+            stack.extend(zip(a, b))
+        elif repr(a) != repr(b):
+            return False
+    return True
+
+
+_ABSENT = object()
