@@ -38,21 +38,39 @@ def _copy(node):
 
 
 def walk(root):
-    """Every node under `root` (itself included), in no promised order: what `ast.walk` gives, at
-    about half its cost (a plain stack over each node's fields, no generator per node). For the
-    searches the compiler makes on every expression (a loop to unroll, a lazy local to declare)."""
+    """Every node under `root` (itself included) but the bare markers, in no promised order: what
+    `ast.walk` gives, at about half its cost (a plain stack over each node's fields, no generator
+    per node). For the searches the compiler makes on every expression (a loop to unroll, a lazy
+    local to declare). The markers (`Load`, `Store`, `Del`, the operators: `_BARE`, nodes with no
+    fields, a third of a generated tree's nodes) are only ever read through their parent
+    (`node.ctx`, `node.op`), so they are not handed out one by one."""
     stack = [root]
-    pop, push, node_type = stack.pop, stack.append, ast.AST
+    pop, push, node_type, bare = stack.pop, stack.append, ast.AST, _BARE
     while stack:
         node = pop()
         yield node
         for value in node.__dict__.values():
             if isinstance(value, node_type):
-                push(value)
+                if type(value) not in bare:
+                    push(value)
             elif type(value) is list:
                 for item in value:
-                    if isinstance(item, node_type):
+                    if isinstance(item, node_type) and type(item) not in bare:
                         push(item)
+
+
+def _bare() -> frozenset:
+    """The classes of the markers: no field, only a meaning for the node holding them."""
+    found, todo = set(), [ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop]
+    while todo:
+        kind = todo.pop()
+        todo += kind.__subclasses__()
+        if not kind._fields and kind not in (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop):
+            found.add(kind)
+    return frozenset(found)
+
+
+_BARE = _bare()
 
 
 class ComprehensionFinder:
