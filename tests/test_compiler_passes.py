@@ -138,7 +138,9 @@ def test_clone_is_deep_and_equal():
     node = _e("[f(x, [1, 2]) for x in S.xs if x]")
     copy = clone(node)
     assert ast.dump(copy) == ast.dump(node)
-    assert not {id(n) for n in ast.walk(copy)} & {id(n) for n in ast.walk(node)}
+    assert not {id(n) for n in ast.walk(copy) if n._fields} & {id(n) for n in ast.walk(node) if n._fields}
+    # (the markers, `Load()`, `Add()`, ...: no fields, never changed, shared as ast.parse shares them: step 126)
+    assert all(a is b for a, b in zip(ast.walk(copy), ast.walk(node)) if not a._fields)
 
 
 def test_comprehension_finder():

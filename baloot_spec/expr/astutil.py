@@ -10,7 +10,8 @@ COMPREHENSIONS = (ast.ListComp, ast.DictComp, ast.GeneratorExp)   # (what the em
 
 
 def clone(node):
-    """A deep copy of an `ast` node (or list of nodes): every node new, plain values shared.
+    """A deep copy of an `ast` node (or list of nodes): every node new but the markers (`_BARE`:
+    no fields, nothing ever changes one), plain values shared.
     (copy.deepcopy does the same through the generic protocol, about four times slower.) The
     copy holds what the node holds: a field it never set reads its class's default (None) in
     both; walking `__dict__` instead of every field and attribute by name is a third cheaper
@@ -29,10 +30,10 @@ def _copy(node):
     fields = new.__dict__
     for key, value in node.__dict__.items():
         if type(value) is list:
-            fields[key] = [_copy(item) if isinstance(item, _AST) else item for item in value]
-        elif isinstance(value, _AST):
+            fields[key] = [_copy(item) if isinstance(item, _AST) and type(item) not in _BARE else item for item in value]
+        elif isinstance(value, _AST) and type(value) not in _BARE:
             fields[key] = _copy(value)
-        else:
+        else:   # (a plain value, or a marker: `Load()`, `Add()`, ... shared, as `ast.parse` shares them)
             fields[key] = value
     return new
 
