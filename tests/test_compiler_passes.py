@@ -148,6 +148,15 @@ def test_comprehension_finder():
     assert finder(_e("a + f([x for x in y])")) and not finder(_e("a + f(b)"))
 
 
+def test_comprehension_finder_does_not_ask_the_markers():
+    """`Load()`, `Add()`, ...: no fields, no comprehension: never looked at (step 126)."""
+    finder = ComprehensionFinder()
+    node = _e("a + f(b) < c and not d.e[g]")
+    assert not finder(node)
+    asked = [entry[0] for entry in finder._known.values()]
+    assert len(asked) == sum(1 for n in ast.walk(node) if n._fields) and all(n._fields for n in asked)
+
+
 # ---- settled lazy locals ---------------------------------------------------------------------------
 def _settled(source: str) -> str:
     function = ast.parse(textwrap.dedent(source)).body[0]

@@ -89,14 +89,14 @@ class ComprehensionFinder:
         if isinstance(node, COMPREHENSIONS):
             found = True
         else:   # (the node's children from its __dict__: `ast.iter_child_nodes`, a generator
-            for value in node.__dict__.values():   # over every field by name, cost a quarter more)
-                if isinstance(value, _AST):
-                    if self(value):
+            for value in node.__dict__.values():   # over every field by name, cost a quarter more;
+                if isinstance(value, _AST):          # a marker, `Load()`, `Add()`, holds nothing: not asked)
+                    if type(value) not in _BARE and self(value):
                         found = True
                         break
                 elif type(value) is list:
                     for item in value:
-                        if isinstance(item, _AST) and self(item):
+                        if isinstance(item, _AST) and type(item) not in _BARE and self(item):
                             found = True
                             break
                     if found:
