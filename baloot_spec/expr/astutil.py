@@ -72,6 +72,9 @@ def _bare() -> frozenset:
 
 
 _BARE = _bare()
+# One `Load()` and one `Store()` for all the generated code, as `ast.parse` shares them: nothing
+# changes a marker; shared, the memo key's pickle (rules/module.py) writes each once a function.
+LOAD, STORE = ast.Load(), ast.Store()
 
 
 class ComprehensionFinder:
