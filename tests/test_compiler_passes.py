@@ -138,12 +138,23 @@ def test_clone_is_deep_and_equal():
     node = _e("[f(x, [1, 2]) for x in S.xs if x]")
     copy = clone(node)
     assert ast.dump(copy) == ast.dump(node)
-    assert not {id(n) for n in ast.walk(copy)} & {id(n) for n in ast.walk(node)}
+    assert not {id(n) for n in ast.walk(copy) if n._fields} & {id(n) for n in ast.walk(node) if n._fields}
+    # (the markers, `Load()`, `Add()`, ...: no fields, never changed, shared as ast.parse shares them: step 126)
+    assert all(a is b for a, b in zip(ast.walk(copy), ast.walk(node)) if not a._fields)
 
 
 def test_comprehension_finder():
     finder = ComprehensionFinder()
     assert finder(_e("a + f([x for x in y])")) and not finder(_e("a + f(b)"))
+
+
+def test_comprehension_finder_does_not_ask_the_markers():
+    """`Load()`, `Add()`, ...: no fields, no comprehension: never looked at (step 126)."""
+    finder = ComprehensionFinder()
+    node = _e("a + f(b) < c and not d.e[g]")
+    assert not finder(node)
+    asked = [entry[0] for entry in finder._known.values()]
+    assert len(asked) == sum(1 for n in ast.walk(node) if n._fields) and all(n._fields for n in asked)
 
 
 # ---- settled lazy locals ---------------------------------------------------------------------------

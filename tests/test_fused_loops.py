@@ -254,3 +254,28 @@ def test_loops_of_two_iterables_interleaved_fuse_per_iterable():
     fused = _fused(source)
     assert sum(isinstance(s, ast.Try) for s in fused.body) == 2   # (a `continue` inside a loop ends no scan)
     assert _run(fused, [1, 2], [3, 1]) == ("value", (3, 3, 2, 4))
+
+
+def test_each_statement_of_a_block_is_looked_at_once(monkeypatch):
+    """The names a statement reads and writes, and its iterable's dump, are worked out once a
+    block (`_Facts`), not again for every later loop and every group (step 126)."""
+    from baloot_spec.rules.passes import fused_loops
+    seen = []
+    real = fused_loops._reads
+    monkeypatch.setattr(fused_loops, "_reads", lambda node: seen.append(node) or real(node))
+    function = ast.parse(PER_KEY).body[0]
+    block = list(function.body)
+    fuse_loops(function)
+    asked = [sum(node is statement for node in seen) for statement in block]
+    assert max(asked) == 1 and sum(asked) >= 3
+
+
+def test_the_facts_kept_give_the_tree_worked_out_afresh(monkeypatch):
+    """Fusing with the facts kept gives, node for node, what fusing with every fact worked out
+    afresh gives (the random functions of the test above, and the shapes of this file)."""
+    from baloot_spec.rules.passes import fused_loops
+    rng = random.Random(126)
+    sources = [PER_KEY] + [_random_function(rng) for _ in range(200)]
+    kept = [ast.dump(_fused(source)) for source in sources]
+    monkeypatch.setattr(fused_loops._Facts, "_get", lambda self, kind, statement, work: work(statement))
+    assert [ast.dump(_fused(source)) for source in sources] == kept

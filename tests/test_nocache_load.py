@@ -2,6 +2,7 @@
 the generated code unchanged (tools/dump_generated.py: the same 55 sources as before)."""
 
 import ast
+import pickle
 
 import pytest
 
@@ -19,7 +20,9 @@ def test_clone_holds_what_the_node_holds_and_nothing_more():
     copy = clone(node)
     assert ast.dump(copy, include_attributes=True) == ast.dump(node, include_attributes=True)
     pairs = list(zip(ast.walk(copy), ast.walk(node)))
-    assert all(a is not b for a, b in pairs)
+    assert all(a is not b for a, b in pairs if a._fields)
+    assert all(a is b for a, b in pairs if not a._fields)   # (the markers shared: step 126)
+    assert sum(not a._fields for a, _ in pairs) == 6   # (Load x 5, and the comprehension's Store)
     # (a field never set reads its class's default in both; the copy does not set it: about a
     # third of the old copy's cost went to writing those defaults into every node)
     assert all(list(a.__dict__) == list(b.__dict__) for a, b in pairs)
@@ -239,3 +242,24 @@ def test_the_yaml_reader_gives_every_position_as_pyyaml_reads_it(monkeypatch):
     plain = type("Plain", (yamlpos._loader_class(),), {"forward": __import__("yaml").reader.Reader.forward})
     monkeypatch.setattr(yamlpos, "_LOADER", [plain])
     assert _read_all(texts) == fast
+
+
+# ---- the markers shared (step 126) -----------------------------------------------------------------
+def test_the_generated_code_shares_one_load_and_one_store(monkeypatch):
+    """`Load()` and `Store()` made once for the emitted code (nothing changes a marker): the memo
+    key's pickle writes each once a function; the text is the one a tree with a marker per use gives."""
+    from baloot_spec.rules import module
+    from baloot_spec.rules.pyast import assign, attr, call, index, name
+    body = call(attr("S", "get"), index(name("k_x"), name("A")), name("v_y"))
+    assert len({id(n) for n in ast.walk(body) if type(n) is ast.Load}) == 1
+    function = ast.FunctionDef(name="g_step126", args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="S")],
+                                                                     kwonlyargs=[], kw_defaults=[], defaults=[]),
+                               body=[assign("t", body), ast.Return(value=name("t"))], decorator_list=[], returns=None)
+    fresh = clone(function)
+    for node in ast.walk(fresh):
+        if hasattr(node, "ctx"):
+            node.ctx = type(node.ctx)()
+    assert len({id(n) for n in ast.walk(fresh) if type(n) is ast.Load}) == 7
+    monkeypatch.setattr(module, "_TEXTS", {})
+    assert module.function_text(function) == module.function_text(fresh) == "def g_step126(S):\n    t = S.get(k_x[A], v_y)\n    return t"
+    assert len(pickle.dumps(function, pickle.HIGHEST_PROTOCOL)) < len(pickle.dumps(fresh, pickle.HIGHEST_PROTOCOL))

@@ -26,7 +26,7 @@ import itertools
 import operator
 
 from . import tree as t
-from .astutil import clone, walk
+from .astutil import LOAD, STORE, clone, walk
 from .builtin_forms import record_has, written_builtin
 from .first_of_max import first_of_max
 from .lengths import item_of, known_length, max_of_known_list, writable, written, written_index
@@ -47,7 +47,7 @@ _EMPTY_AGGREGATE = {"count": 0, "sum": 0, "max": None, "min": None, "first": Non
 
 
 def _name(identifier: str) -> ast.Name:
-    return ast.Name(id=identifier, ctx=ast.Load())
+    return ast.Name(id=identifier, ctx=LOAD)
 
 
 def _call(func: str, *args) -> ast.Call:
@@ -58,7 +58,7 @@ def value_ast(value) -> ast.expr:
     """A literal for a plain value (a knob's, a fixed state field's): lists become `ast.List`,
     since `ast.Constant` holds no list."""
     if isinstance(value, (list, tuple)):
-        return ast.List(elts=[value_ast(v) for v in value], ctx=ast.Load())
+        return ast.List(elts=[value_ast(v) for v in value], ctx=LOAD)
     if isinstance(value, dict):
         return ast.Dict(keys=[value_ast(k) for k in value], values=[value_ast(v) for v in value.values()])
     return ast.Constant(value)
@@ -166,7 +166,7 @@ class Emitter:
         return value_ast(node.value)
 
     def _listlit(self, node):
-        return ast.List(elts=[self.emit(item) for item in node.items], ctx=ast.Load())
+        return ast.List(elts=[self.emit(item) for item in node.items], ctx=LOAD)
 
     def _record(self, node):
         return ast.Call(func=_name("_R"), args=[], keywords=[ast.keyword(arg=k, value=self.emit(v)) for k, v in node.fields])
@@ -180,14 +180,14 @@ class Emitter:
             argument = self.env.get(("param", name))
             return clone(argument) if argument is not None else _name(f"v_{name}")
         if kind == "action":
-            return ast.Attribute(value=_name("A"), attr=name, ctx=ast.Load())
+            return ast.Attribute(value=_name("A"), attr=name, ctx=LOAD)
         if kind == "state":
             if self.fixed and name in self.fixed and _is_plain(self.fixed[name]):
                 return ast.Constant(self.fixed[name])
-            return ast.Attribute(value=_name("S"), attr=name, ctx=ast.Load())
+            return ast.Attribute(value=_name("S"), attr=name, ctx=LOAD)
         if kind == "knob":
             if self.scope.knobs_as_data:   # (never folded: the value is the variant's, at run time)
-                return ast.Subscript(value=_name(KNOBS), slice=ast.Constant(name), ctx=ast.Load())
+                return ast.Subscript(value=_name(KNOBS), slice=ast.Constant(name), ctx=LOAD)
             return value_ast(node.value)
         if kind == "const":
             return _name(f"k_{name}")
@@ -214,7 +214,7 @@ class Emitter:
         # A derived value is fetched once per generated function and kept in a local: the memo
         # lookup is a call, a local is a load.
         return ast.IfExp(test=is_set, body=_name(local),
-                         orelse=ast.NamedExpr(target=ast.Name(id=local, ctx=ast.Store()), value=body))
+                         orelse=ast.NamedExpr(target=ast.Name(id=local, ctx=STORE), value=body))
 
     def _derived_body(self, name: str):
         entry = self.scope.derived.get(name)
@@ -228,8 +228,8 @@ class Emitter:
     def _attr(self, node):
         value = self.emit(node.value)
         if node.attr in self.scope.record_fields or record_has(self.type_of(node.value), node.attr):
-            return ast.Subscript(value=value, slice=ast.Constant(node.attr), ctx=ast.Load())
-        return ast.Attribute(value=value, attr=node.attr, ctx=ast.Load())
+            return ast.Subscript(value=value, slice=ast.Constant(node.attr), ctx=LOAD)
+        return ast.Attribute(value=value, attr=node.attr, ctx=LOAD)
 
     def _index(self, node):
         value = self.emit(node.value)
@@ -238,7 +238,7 @@ class Emitter:
             found = _entry(self.scope.const_values.get(node.value.name), key)
             if found is not None:
                 return found
-        return ast.Subscript(value=value, slice=key, ctx=ast.Load())
+        return ast.Subscript(value=value, slice=key, ctx=LOAD)
 
     # calls ------------------------------------------------------------------------------
     def _call(self, node):
@@ -259,11 +259,11 @@ class Emitter:
                 row = ast.Constant(steps.value % self.scope.seats)
             else:
                 row = ast.BinOp(left=steps, op=ast.Mod(), right=ast.Constant(self.scope.seats))
-            table = ast.Subscript(value=_name("k__after"), slice=row, ctx=ast.Load())
-            return ast.Subscript(value=table, slice=args[0], ctx=ast.Load())
+            table = ast.Subscript(value=_name("k__after"), slice=row, ctx=LOAD)
+            return ast.Subscript(value=table, slice=args[0], ctx=LOAD)
         if name == "index" and len(args) == 2 and isinstance(args[0], ast.Name) and args[0].id.startswith("k_") \
                 and args[0].id[2:] in self.scope.indexable:   # a constant list's position table
-            table = ast.Attribute(value=_name(f"k__ix_{args[0].id[2:]}"), attr="get", ctx=ast.Load())
+            table = ast.Attribute(value=_name(f"k__ix_{args[0].id[2:]}"), attr="get", ctx=LOAD)
             return ast.Call(func=table, args=[args[1], ast.Constant(-1)], keywords=[])
         if self.lengths:
             if name == "len" and len(args) == 1 and known_length(args[0], self.lengths) is not None:
@@ -319,8 +319,8 @@ class Emitter:
                 return _call(kind, items) if count else ast.Constant(None)
             if kind == "sum":
                 return _call("sum", items)
-            listed = ast.List(elts=[ast.Starred(value=items, ctx=ast.Load())], ctx=ast.Load())
-            whole = _call(kind, ast.BoolOp(op=ast.Or(), values=[listed, ast.List(elts=[ast.Constant(None)], ctx=ast.Load())]))
+            listed = ast.List(elts=[ast.Starred(value=items, ctx=LOAD)], ctx=LOAD)
+            whole = _call(kind, ast.BoolOp(op=ast.Or(), values=[listed, ast.List(elts=[ast.Constant(None)], ctx=LOAD)]))
             return (self.lengths and max_of_known_list(whole)) or whole
         items = self._iterable(node.iterable)
         count = known_length(items, self.lengths)
@@ -341,7 +341,7 @@ class Emitter:
             return ast.Constant(_EMPTY_AGGREGATE[kind])
 
         def loop(element, test=cond, make=ast.ListComp):
-            generator = ast.comprehension(target=ast.Name(id=var, ctx=ast.Store()), iter=items,
+            generator = ast.comprehension(target=ast.Name(id=var, ctx=STORE), iter=items,
                                           ifs=[test] if test is not None else [], is_async=0)
             return make(elt=element, generators=[generator])
 
@@ -354,7 +354,7 @@ class Emitter:
         if kind in ("max", "min"):
             # (`or [None]`, not `default=None`: a builtin called with a keyword takes CPython's
             # slow path; `[*xs]` still refuses what is not iterable)
-            none = ast.List(elts=[ast.Constant(None)], ctx=ast.Load())
+            none = ast.List(elts=[ast.Constant(None)], ctx=LOAD)
             return _call(kind, ast.BoolOp(op=ast.Or(), values=[loop(elem), none]))
         if kind == "first":
             return _call("next", loop(elem, make=ast.GeneratorExp), ast.Constant(None))
@@ -366,7 +366,7 @@ class Emitter:
             test = ast.BoolOp(op=ast.And(), values=[cond, refuted]) if cond is not None else refuted
             return _call("next", loop(ast.Constant(False), test, ast.GeneratorExp), ast.Constant(True))
         if kind == "map":
-            generator = ast.comprehension(target=ast.Name(id=var, ctx=ast.Store()), iter=items,
+            generator = ast.comprehension(target=ast.Name(id=var, ctx=STORE), iter=items,
                                           ifs=[cond] if cond is not None else [], is_async=0)
             return _call("_R", ast.DictComp(key=_name(var), value=elem, generators=[generator]))
         if kind == "list":

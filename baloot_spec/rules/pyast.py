@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import ast
 
-from ..expr.astutil import walk
+from ..expr.astutil import LOAD, STORE, walk
 from ..expr.emit import LAZY_LOCAL
 
 
 def name(identifier: str) -> ast.Name:
-    return ast.Name(id=identifier, ctx=ast.Load())
+    return ast.Name(id=identifier, ctx=LOAD)
 
 
 def store(identifier: str) -> ast.Name:
-    return ast.Name(id=identifier, ctx=ast.Store())
+    return ast.Name(id=identifier, ctx=STORE)
 
 
 def const(value) -> ast.Constant:
@@ -26,7 +26,7 @@ def const(value) -> ast.Constant:
 
 
 def attr(value: ast.expr | str, attribute: str, ctx=None) -> ast.Attribute:
-    return ast.Attribute(value=name(value) if isinstance(value, str) else value, attr=attribute, ctx=ctx or ast.Load())
+    return ast.Attribute(value=name(value) if isinstance(value, str) else value, attr=attribute, ctx=ctx or LOAD)
 
 
 def call(func: ast.expr | str, *args: ast.expr) -> ast.Call:
@@ -35,7 +35,7 @@ def call(func: ast.expr | str, *args: ast.expr) -> ast.Call:
 
 def index(value: ast.expr | str, key) -> ast.Subscript:
     key = key if isinstance(key, ast.AST) else const(key)
-    return ast.Subscript(value=name(value) if isinstance(value, str) else value, slice=key, ctx=ast.Load())
+    return ast.Subscript(value=name(value) if isinstance(value, str) else value, slice=key, ctx=LOAD)
 
 
 def assign(target: ast.expr | str, value: ast.expr) -> ast.Assign:
@@ -71,7 +71,7 @@ def is_const(node, value) -> bool:
 
 def strings(values) -> ast.Tuple:
     """A tuple display of plain strings."""
-    return ast.Tuple(elts=[const(v) for v in values], ctx=ast.Load())
+    return ast.Tuple(elts=[const(v) for v in values], ctx=LOAD)
 
 
 def function(fn_name: str, args: str, body: list) -> ast.FunctionDef:

@@ -8,10 +8,10 @@ compile.py's `_VariantCompiler`, whose scopes, checked expressions and emitters 
 
 from __future__ import annotations
 
-import ast
 import itertools
 
 from ..engine.state import CURRENT_TRICK
+from ..expr.astutil import same_dump
 from .collector import collector_paused
 from .compiled import CompiledPhase, CompiledRules, bind_phase, cached_phase, code_of, store_phase_code
 from .fuse import (fused_check, fused_effects, fused_facts, fused_narrow, guard_fn, narrow_by_length, phase_fn,
@@ -51,15 +51,18 @@ class PhaseSpecializer:
     def _narrows(self, out: ModuleBuilder, phase_name: str, over_cards: bool) -> tuple:
         """The phase's narrow for each length of the current trick (a function made for one
         length and the same as one made for a shorter one is that one)."""
-        made: dict = {}   # the dump of a function's body -> its name
+        made: list = []   # (a function's body, its name), no two bodies alike
         names = []
         for length in range(self.seats):
             fn_name = self._with_trick(length, lambda: fused_narrow(out, self._filter_parts(phase_name), None, over_cards))
-            body = ast.dump(ast.Module(body=out.functions[-1].body, type_ignores=[]))
-            if body in made:
+            body = out.functions[-1].body
+            same = next((name for earlier, name in made if same_dump(earlier, body)), None)
+            if same is not None:   # (the bodies compared as their `ast.dump`s would be, without writing them out)
                 out.functions.pop()
-                fn_name = made[body]
-            names.append(made.setdefault(body, fn_name))
+                fn_name = same
+            else:
+                made.append((body, fn_name))
+            names.append(fn_name)
         return tuple(names)
 
     def _filter_parts(self, phase_name: str) -> list:

@@ -176,14 +176,15 @@ def _fuse_here(statements: list, fresh: _Fresh) -> list:
     loops = [s for s in statements if isinstance(s, ast.For)]
     if len(loops) < 2:
         return statements
-    loops = [ast.dump(s.iter) for s in loops]
+    facts = _Facts()
+    loops = [facts.iterable(s) for s in loops]
     if len(loops) == len(set(loops)):   # (most blocks: no two loops over one iterable)
         return statements
     twice = {key for key in loops if loops.count(key) > 1}
     i = 0
     while i < len(statements):
         s = statements[i]
-        group = _group(statements, i) if isinstance(s, ast.For) and ast.dump(s.iter) in twice else None
+        group = _group(statements, i, facts) if isinstance(s, ast.For) and facts.iterable(s) in twice else None
         if group is None:
             i += 1
             continue
@@ -191,35 +192,73 @@ def _fuse_here(statements: list, fresh: _Fresh) -> list:
     return statements
 
 
-def _group(statements: list, first: int):
+class _Facts:
+    """What `_group` asks of a statement (the names it reads and writes, its iterable's dump,
+    whether it is fusable, may leave the block, what it accumulates), worked out once per
+    statement of a block: `_group` asks them again of the same statements for every later loop
+    and every group. Exact: no statement is changed while the block is fused (`_rewrite` copies
+    what it moves, and keeps the originals, unchanged, in the replay branches); each answer is
+    kept with its statement, so an id is never reused for another node."""
+
+    def __init__(self):
+        self._known: dict = {}
+
+    def _get(self, kind: str, statement, work):
+        key = (kind, id(statement))
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = (statement, work(statement))
+        return found[1]
+
+    def reads(self, statement) -> set:
+        return self._get("reads", statement, _reads)
+
+    def writes(self, statement) -> set:
+        return self._get("writes", statement, _writes)
+
+    def iterable(self, loop) -> str:
+        return self._get("iterable", loop, lambda s: ast.dump(s.iter))
+
+    def fusable(self, statement) -> bool:
+        return self._get("fusable", statement, _fusable)
+
+    def exits(self, statement) -> bool:
+        return self._get("exits", statement, _exits)
+
+    def accumulators(self, loop) -> set:
+        return self._get("accumulators", loop, _accumulators)
+
+
+def _group(statements: list, first: int, facts: _Facts | None = None):
     """[(loop index, its inits' indexes)] of the loops that fuse with the loop at `first`, or None."""
+    facts = facts or _Facts()
     head = statements[first]
-    if not _fusable(head):
+    if not facts.fusable(head):
         return None
-    key = ast.dump(head.iter)
+    key = facts.iterable(head)
     members = [(first, _inits(statements, first, -1, head))]
-    if not _accumulators(head) <= {statements[k].targets[0].id for k in members[0][1]}:
+    if not facts.accumulators(head) <= {statements[k].targets[0].id for k in members[0][1]}:
         return None
     taken = {first, *members[0][1]}
     for j in range(first + 1, len(statements)):
         s = statements[j]
-        if not (_fusable(s) and ast.dump(s.iter) == key):
-            if _exits(s):   # (a later loop might not run: fusing it would be wasted work)
+        if not (facts.fusable(s) and facts.iterable(s) == key):
+            if facts.exits(s):   # (a later loop might not run: fusing it would be wasted work)
                 break
             continue
         inits = _inits(statements, j, first, s)
-        if not _accumulators(s) <= {statements[k].targets[0].id for k in inits}:
+        if not facts.accumulators(s) <= {statements[k].targets[0].id for k in inits}:
             continue   # (an accumulator set elsewhere: the loop could not be run again from the start)
-        loop_writes = _writes(s) | {statements[k].targets[0].id for k in inits}
-        loop_reads = _reads(s)
+        loop_writes = facts.writes(s) | {statements[k].targets[0].id for k in inits}
+        loop_reads = facts.reads(s)
         between = [statements[k] for k in range(first + 1, j) if k not in taken and k not in inits]
-        if any(_writes(m) & (loop_writes | loop_reads) or _reads(m) & loop_writes for m in between):
+        if any(facts.writes(m) & (loop_writes | loop_reads) or facts.reads(m) & loop_writes for m in between):
             continue
-        if any(_writes(statements[k]) & (loop_writes | loop_reads) or _reads(statements[k]) & loop_writes
+        if any(facts.writes(statements[k]) & (loop_writes | loop_reads) or facts.reads(statements[k]) & loop_writes
                for k, _ in members):
             continue
         later = statements[j + 1:]
-        if any(s.target.id in _reads(m) for m in later + between):
+        if any(s.target.id in facts.reads(m) for m in later + between):
             continue   # (its loop variable is read after it: the fused loop does not set it)
         members.append((j, inits))
         taken |= {j, *inits}
