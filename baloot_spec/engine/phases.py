@@ -74,14 +74,29 @@ class Phases:
             else:
                 self._phases = made[2]
             phase = special
-        # (_Tables.now's tuple read without its call; a score phase is left at once: only if it fails)
-        tables = self._tables
         kind = phase.kind
-        if kind != "score" or phase.facts_scored is None:
-            now = tables._by_phase.get(id(phase))
-            if now is None or now[0] is not phase:
-                now = tables.now(phase, name)
-            self._now = now
+        if kind == "score":
+            whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
+            if whole is not None:   # (its tables not read: it is left at once; _failed_scoring reads them)
+                try:
+                    self.facts, self._shown = whole(S)   # (the result itself: engine/scores.py)
+                except BaseException:
+                    self._failed_scoring(phase, name)
+                    raise
+                if phase.on_exit or phase.goes_to != OVER:
+                    return self._leave(phase)
+                # nothing to do on leaving: the end at once, _end written out (no _leave, no _end frame)
+                S.actor = None
+                if S._memo:   # (scoring fills it)
+                    S._memo = {}
+                S.phase = OVER
+                self._now = NOWHERE
+                return
+        tables = self._tables   # (_Tables.now's tuple read without its call)
+        now = tables._by_phase.get(id(phase))
+        if now is None or now[0] is not phase:
+            now = tables.now(phase, name)
+        self._now = now
         if kind == "calls":   # (_settle written out)
             end = phase.end
             if end(S):
@@ -105,18 +120,8 @@ class Phases:
                 self._owned = True
             leader = phase.leader
             S.leader = leader(S)
-        elif kind == "score":
+        elif kind == "score":   # (not specialised whole: the facts, then the steps)
             rules = self.rules
-            whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
-            if whole is not None:
-                try:
-                    self.facts, self._shown = whole(S)   # (the result itself: engine/scores.py)
-                except BaseException:
-                    self._failed_scoring(phase, name)
-                    raise
-                if phase.on_exit or phase.goes_to != OVER:
-                    return self._leave(phase)
-                return self._end()   # (nothing to do on leaving: the end at once, not through _leave)
             values = (phase.facts_all or rules.facts_all)(S)
             scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
             if scored is None:
@@ -185,7 +190,8 @@ class Phases:
         self._enter(following)
 
     def _end(self) -> None:
-        """The hand over: no actor, an empty memo, no phase's tables (the one place that says so)."""
+        """The hand over: no actor, an empty memo, no phase's tables (written out once, in _enter's
+        scoring, the way every played hand ends)."""
         S = self.state
         S.actor = None
         if S._memo:   # (see State: an empty memo is kept)
