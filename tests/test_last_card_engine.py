@@ -1,6 +1,7 @@
 """Step 125: the engine at a hand's last card (engine/hand.py, engine/phases.py). The trick phase
 closed by its last card goes to its literal `next` without `_leave`'s frame; a score phase
-specialised whole ends the hand without `_end`'s frame. The same state after each, and the
+specialised whole ends the hand without `_end`'s frame; a phase specialised on entry is found,
+with the hand's map of phases, by one lookup (`entered_with`). The same state after each, and the
 general way kept wherever a phase has an exit effect or a `next` that is no literal."""
 
 import random
@@ -8,8 +9,10 @@ from dataclasses import replace
 
 import pytest
 
+from baloot_spec.engine import phases as phases_module
 from baloot_spec.engine.candidates import NOWHERE
 from baloot_spec.engine.hand import Hand
+from baloot_spec.engine.phases import entered_with, phases_with
 from baloot_spec.engine.random_play import play_random_hand
 from baloot_spec.engine.scores import OVER
 from baloot_spec.rules import load_variant
@@ -106,3 +109,55 @@ def test_a_score_phase_that_fails_still_leaves_nothing_ended(monkeypatch):
 
 def _fails(S):
     return 1 // 0
+
+
+# ---- the specialised phase and its map, one lookup ---------------------------------------------
+
+class _Counting(dict):
+    """A dict that counts its `get`s: the rules' kept specialisations, watched."""
+    gets = 0
+
+    def get(self, key, default=None):
+        type(self).gets += 1
+        return super().get(key, default)
+
+
+def test_a_phase_specialised_again_is_found_with_its_map_in_one_lookup(monkeypatch):
+    base = load_variant()
+    rules = replace(base, _specialized=_Counting(base._specialized))   # (a copy: the loaded rules are shared)
+    played = _played(base, "default", 6)[0]
+    first = Hand(rules, "N", played.deal_spec)
+    for event in played.events:
+        first.apply(event)
+    _Counting.gets = 0
+    asked = []
+    monkeypatch.setattr(rules.__class__, "specialized", lambda self, *key: asked.append(key))
+    monkeypatch.setattr(phases_module, "phases_with", lambda *a: asked.append(a))
+    second = Hand(rules, "N", played.deal_spec)
+    for event in played.events:
+        second.apply(event)
+    monkeypatch.undo()
+    assert _Counting.gets == 0 and asked == []   # (neither the specialisation nor the map looked up apart)
+    assert second._phases is first._phases and second.result() == played.result()
+    kept = {key: made for key, made in rules._phase_maps.items() if len(key) == 2}
+    assert kept, "entered_with keeps its entries beside phases_with's"
+    for (key, map_id), (phases, special, made) in kept.items():
+        name = key[0]
+        assert id(phases) == map_id and special is rules._specialized[key]
+        assert made is phases_with(rules, phases, name, special)   # (the same shared map)
+        assert made[name] is special and all(made[n] is p for n, p in phases.items() if n != name)
+
+
+def test_entered_with_past_its_bound_keeps_nothing_and_gives_the_same(monkeypatch):
+    base = load_variant()
+    rules = replace(base)
+    played = _played(base, "default", 6)[0]
+    monkeypatch.setattr(phases_module, "_KEPT_MAPS", 0)
+    hand = Hand(rules, "N", played.deal_spec)
+    for event in played.events:
+        hand.apply(event)
+    assert rules._phase_maps == {} and hand.result() == played.result()
+    key = next(k for k in base._specialized)
+    phases, special, made = entered_with(rules, rules.phases, key)
+    assert phases is rules.phases and special is rules._specialized[key]
+    assert made == {**rules.phases, key[0]: special} and made is not rules.phases and rules._phase_maps == {}

@@ -31,6 +31,20 @@ def phases_with(rules, phases: dict, name: str, phase) -> dict:
     return made[2]
 
 
+def entered_with(rules, phases: dict, key: tuple) -> tuple:
+    """(phases, the phase specialised for `key` = (name, its fixed values), phases_with that
+    phase), kept by the rules beside phases_with's entries under (key, id(phases)): what `_enter`
+    reads with one lookup where it looked up the specialisation, then its map by three ids."""
+    special = rules._specialized.get(key)   # (what specialized() keeps, read without its call)
+    if special is None:
+        special = rules.specialized(*key)
+    made = (phases, special, phases_with(rules, phases, key[0], special))
+    maps = rules._phase_maps
+    if len(maps) < _KEPT_MAPS:   # (the entry holds `phases`: no other live map has its id)
+        maps[key, id(phases)] = made
+    return made
+
+
 _KEPT_MAPS = 4096   # (a variant has a few dozen; past this, a map is made per call and not kept)
 
 
@@ -61,19 +75,14 @@ class Phases:
         if phase.fixed:   # from here on the phase runs code compiled for these values
             fixed_of = phase.fixed_of   # (one getter: tuple(map(S.__getattribute__, ...)) was ~0.8 µs)
             key = (name, fixed_of(S))
-            rules = self.rules
-            special = rules._specialized.get(key)   # (what specialized() keeps, read without its call)
-            if special is None:
-                special = rules.specialized(*key)
-            # (the hand's map of phases swapped for the one with this phase specialised: shared,
-            # never written; phases_with read without its call)
+            # (the phase specialised and the hand's map of phases swapped for the one with it:
+            # shared, never written; entered_with read without its call, one lookup)
             phases = self._phases
-            made = rules._phase_maps.get((name, id(phases), id(special)))
+            made = self.rules._phase_maps.get((key, id(phases)))
             if made is None:
-                self._phases = phases_with(rules, phases, name, special)
-            else:
-                self._phases = made[2]
-            phase = special
+                made = entered_with(self.rules, phases, key)
+            phase = made[1]
+            self._phases = made[2]
         kind = phase.kind
         if kind == "score":
             whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
