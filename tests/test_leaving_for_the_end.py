@@ -71,7 +71,8 @@ def _thrown_results(rules, played, thrown):
 
 def test_a_score_phase_is_left_for_the_end_in_the_same_frame():
     """The default rules' score phase has no exit effect and `next` is the end: the last card leaves
-    the play phase (one `_leave`), enters the score phase and nothing after it."""
+    the play phase (step 125: without `_leave`, tests/test_last_card_engine.py), enters the score
+    phase and nothing after it."""
     rules = load_variant()
     played = next(p for p in _hands(rules, "default", 10) if not p.result()["thrown_in"])
     hand = Hand(rules, "N", played.deal_spec)
@@ -80,7 +81,7 @@ def test_a_score_phase_is_left_for_the_end_in_the_same_frame():
     with pytest.MonkeyPatch.context() as monkeypatch:
         entered, left = _spied(monkeypatch)
         hand.apply(played.events[-1])
-    assert entered == ["score"] and left == ["tricks"]
+    assert entered == ["score"] and left == []
     assert hand.result() == played.result()
 
 

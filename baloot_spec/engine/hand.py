@@ -310,7 +310,11 @@ class Hand(Judging, Announcing, RandomCards, Scores, Phases):
                 if any(S.hands.values()):
                     self._seat = winner   # (what _turn() says when a trick is to be led: the leader)
                 else:
-                    self._leave(phase)
+                    following = phase.goes_to   # (a literal `next`)
+                    if phase.on_exit or following is None:
+                        self._leave(phase)
+                    else:   # (_leave written out: _enter sets no actor and empties the memo)
+                        self._enter(following)
         self.events.append(logged)
     def play_legal(self, index: int, wished: dict | None = None) -> dict:
         """Apply the action `legal()[index]` for the seat to act, a card said with those of the

@@ -31,6 +31,20 @@ def phases_with(rules, phases: dict, name: str, phase) -> dict:
     return made[2]
 
 
+def entered_with(rules, phases: dict, key: tuple) -> tuple:
+    """(phases, the phase specialised for `key` = (name, its fixed values), phases_with that
+    phase), kept by the rules beside phases_with's entries under (key, id(phases)): what `_enter`
+    reads with one lookup where it looked up the specialisation, then its map by three ids."""
+    special = rules._specialized.get(key)   # (what specialized() keeps, read without its call)
+    if special is None:
+        special = rules.specialized(*key)
+    made = (phases, special, phases_with(rules, phases, key[0], special))
+    maps = rules._phase_maps
+    if len(maps) < _KEPT_MAPS:   # (the entry holds `phases`: no other live map has its id)
+        maps[key, id(phases)] = made
+    return made
+
+
 _KEPT_MAPS = 4096   # (a variant has a few dozen; past this, a map is made per call and not kept)
 
 
@@ -61,27 +75,37 @@ class Phases:
         if phase.fixed:   # from here on the phase runs code compiled for these values
             fixed_of = phase.fixed_of   # (one getter: tuple(map(S.__getattribute__, ...)) was ~0.8 µs)
             key = (name, fixed_of(S))
-            rules = self.rules
-            special = rules._specialized.get(key)   # (what specialized() keeps, read without its call)
-            if special is None:
-                special = rules.specialized(*key)
-            # (the hand's map of phases swapped for the one with this phase specialised: shared,
-            # never written; phases_with read without its call)
+            # (the phase specialised and the hand's map of phases swapped for the one with it:
+            # shared, never written; entered_with read without its call, one lookup)
             phases = self._phases
-            made = rules._phase_maps.get((name, id(phases), id(special)))
+            made = self.rules._phase_maps.get((key, id(phases)))
             if made is None:
-                self._phases = phases_with(rules, phases, name, special)
-            else:
-                self._phases = made[2]
-            phase = special
-        # (_Tables.now's tuple read without its call; a score phase is left at once: only if it fails)
-        tables = self._tables
+                made = entered_with(self.rules, phases, key)
+            phase = made[1]
+            self._phases = made[2]
         kind = phase.kind
-        if kind != "score" or phase.facts_scored is None:
-            now = tables._by_phase.get(id(phase))
-            if now is None or now[0] is not phase:
-                now = tables.now(phase, name)
-            self._now = now
+        if kind == "score":
+            whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
+            if whole is not None:   # (its tables not read: it is left at once; _failed_scoring reads them)
+                try:
+                    self.facts, self._shown = whole(S)   # (the result itself: engine/scores.py)
+                except BaseException:
+                    self._failed_scoring(phase, name)
+                    raise
+                if phase.on_exit or phase.goes_to != OVER:
+                    return self._leave(phase)
+                # nothing to do on leaving: the end at once, _end written out (no _leave, no _end frame)
+                S.actor = None
+                if S._memo:   # (scoring fills it)
+                    S._memo = {}
+                S.phase = OVER
+                self._now = NOWHERE
+                return
+        tables = self._tables   # (_Tables.now's tuple read without its call)
+        now = tables._by_phase.get(id(phase))
+        if now is None or now[0] is not phase:
+            now = tables.now(phase, name)
+        self._now = now
         if kind == "calls":   # (_settle written out)
             end = phase.end
             if end(S):
@@ -105,18 +129,8 @@ class Phases:
                 self._owned = True
             leader = phase.leader
             S.leader = leader(S)
-        elif kind == "score":
+        elif kind == "score":   # (not specialised whole: the facts, then the steps)
             rules = self.rules
-            whole = phase.facts_scored   # (specialised: the facts, the steps and both records from the state)
-            if whole is not None:
-                try:
-                    self.facts, self._shown = whole(S)   # (the result itself: engine/scores.py)
-                except BaseException:
-                    self._failed_scoring(phase, name)
-                    raise
-                if phase.on_exit or phase.goes_to != OVER:
-                    return self._leave(phase)
-                return self._end()   # (nothing to do on leaving: the end at once, not through _leave)
             values = (phase.facts_all or rules.facts_all)(S)
             scored = phase.scored or rules.scored   # (the facts and score records, the steps in between)
             if scored is None:
@@ -185,7 +199,8 @@ class Phases:
         self._enter(following)
 
     def _end(self) -> None:
-        """The hand over: no actor, an empty memo, no phase's tables (the one place that says so)."""
+        """The hand over: no actor, an empty memo, no phase's tables (written out once, in _enter's
+        scoring, the way every played hand ends)."""
         S = self.state
         S.actor = None
         if S._memo:   # (see State: an empty memo is kept)
