@@ -217,7 +217,7 @@ class _Facts:
         return self._get("writes", statement, _writes)
 
     def iterable(self, loop) -> str:
-        return self._get("iterable", loop, lambda s: ast.dump(s.iter))
+        return self._get("iterable", loop, _iterable)
 
     def fusable(self, statement) -> bool:
         return self._get("fusable", statement, _fusable)
@@ -229,9 +229,13 @@ class _Facts:
         return self._get("accumulators", loop, _accumulators)
 
 
-def _group(statements: list, first: int, facts: _Facts | None = None):
+def _iterable(loop) -> str:
+    """What tells two loops' iterables alike: its dump."""
+    return ast.dump(loop.iter)
+
+
+def _group(statements: list, first: int, facts: _Facts):
     """[(loop index, its inits' indexes)] of the loops that fuse with the loop at `first`, or None."""
-    facts = facts or _Facts()
     head = statements[first]
     if not facts.fusable(head):
         return None
