@@ -51,7 +51,23 @@ def test_ab_compares_head_with_this_tree_and_the_oracle(capsys, scratch_dirs):
     assert all(out[k] > 0 for k in ("base_us_per_hand", "this_us_per_hand", "oracle_us_per_hand"))
     assert out["this_base_ratio"] == pytest.approx(out["this_us_per_hand"] / out["base_us_per_hand"], rel=0.01)
     assert out["this_oracle_ratio"] == pytest.approx(out["this_us_per_hand"] / out["oracle_us_per_hand"], rel=0.01)
+    # one round: each paired ratio is that round's own quotient
+    assert out["this_oracle_ratio_paired"] == pytest.approx(out["this_us_per_hand"] / out["oracle_us_per_hand"], rel=0.01)
+    assert out["this_oracle_ratio_paired_range"][0] == out["this_oracle_ratio_paired_range"][1]
     assert scratch_dirs and not _left_behind(scratch_dirs)   # the temporary work tree is gone
+
+
+def test_each_timed_round_starts_one_arm_later():
+    arms = ("base", "this", "oracle")
+    assert [ab.rotated(arms, n) for n in range(4)] == [
+        ("base", "this", "oracle"), ("this", "oracle", "base"), ("oracle", "base", "this"), ("base", "this", "oracle")]
+
+
+def test_a_paired_ratio_is_the_median_of_the_rounds_own_ratios():
+    # best over best would pair this arm's best round (1.0) with the oracle's (1.0): 1.0; round by
+    # round this arm is 0.5, 1.5 and 0.8 of the oracle
+    rounds = [{"this": 1.0, "oracle": 2.0}, {"this": 1.5, "oracle": 1.0}, {"this": 2.4, "oracle": 3.0}]
+    assert ab.paired(rounds, "this", "oracle", 3) == {"median": 0.8, "range": [0.5, 1.5]}
 
 
 @needs_git

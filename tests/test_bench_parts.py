@@ -51,3 +51,13 @@ def test_by_part_prints_every_part_for_both_engines():
             # once made a part 0.02, 15 % off in relative terms), the times to 0.01 µs (0.2 % of 5)
             shown = row["dsl_us"] / row["oracle_us"]
             assert abs(row["ratio"] - shown) <= 0.005 + 0.004 * shown
+
+
+def test_the_engine_that_goes_first_alternates_round_by_round():
+    ran = []
+
+    def engine(name, seconds):
+        return lambda: ran.append(name) or seconds
+    rounds = [bench.one_round(n, engine("dsl", 1.0 + n), engine("oracle", 2.0 + n)) for n in range(4)]
+    assert ran == ["dsl", "oracle", "oracle", "dsl", "dsl", "oracle", "oracle", "dsl"]
+    assert rounds == [(1.0, 2.0), (2.0, 3.0), (3.0, 4.0), (4.0, 5.0)]   # (DSL, oracle) whatever the order

@@ -13,7 +13,8 @@ other in fresh processes, REV's engine, this tree's engine and this tree's oracl
 hands (the legal set before every event, as bench.py replays). Each process keeps its best of K
 replays (CPU time); each arm then keeps its best over the R rounds. Printed: microseconds a hand
 for each arm, this tree against REV, and each engine against the oracle (the ratio issue 9 sets
-a target for).
+a target for); then each ratio paired, the median (and min-max) of the rounds' own ratios. Each
+round starts one arm later than the one before, so that no arm always runs first.
 
 With --instructions, each arm instead runs under valgrind's callgrind, which counts the machine
 instructions it executes: exact, and the same from one run to the next whatever else the machine
@@ -322,9 +323,13 @@ def main(argv=None) -> int:
             return _report(args, {arm: [f["cycles"] for f in figures] for arm, figures in layouts.items()}, "cycles",
                            {"layouts": args.layouts, "events_per_hand": simulated})
         best = {arm: float("inf") for arm in arms}
+        rounds = []   # each round's figure of every arm
         for number in range(args.rounds):
-            for arm in arms:
-                best[arm] = min(best[arm], measure(trees[arm][0], hands_file, args.repeat, args.preset, trees[arm][1]))
+            figures = {}
+            for arm in rotated(arms, number):   # (no arm always first: see rotated)
+                figures[arm] = measure(trees[arm][0], hands_file, args.repeat, args.preset, trees[arm][1])
+                best[arm] = min(best[arm], figures[arm])
+            rounds.append(figures)
             if not args.json:
                 print(f"round {number + 1}/{args.rounds}: " + ", ".join(f"{k} {v:.1f} us" for k, v in best.items()),
                       file=sys.stderr)
@@ -332,13 +337,31 @@ def main(argv=None) -> int:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)
         shutil.rmtree(scratch, ignore_errors=True)
 
-    return _report(args, best, "us", {"rounds": args.rounds, "repeat": args.repeat})
+    return _report(args, best, "us", {"rounds": args.rounds, "repeat": args.repeat}, rounds)
 
 
-def _report(args, measured: dict, unit: str, settings: dict) -> int:
+def rotated(arms: tuple, number: int) -> tuple:
+    """The arms in round `number`'s order: each round starts one arm later. A machine that is
+    slower just after a process starts, or after a given arm ran, then weighs on every arm alike,
+    not always on the same one (twenty-fourth session: in one process, rounds with the oracle
+    first read 1.008 and rounds with the DSL first 0.997)."""
+    shift = number % len(arms)
+    return arms[shift:] + arms[:shift]
+
+
+def paired(rounds: list, top: str, bottom: str, digits: int) -> dict:
+    """The ratio top / bottom taken round by round (two arms measured a few seconds apart share
+    the machine's state): its median and min-max. Best over best can pair one arm's lucky round
+    with the other's unlucky one; the median of the rounds' own ratios cannot."""
+    ratios = sorted(r[top] / r[bottom] for r in rounds)
+    return {"median": round(statistics.median(ratios), digits), "range": [round(ratios[0], digits), round(ratios[-1], digits)]}
+
+
+def _report(args, measured: dict, unit: str, settings: dict, rounds: list | None = None) -> int:
     """Print each arm's figure a hand (`unit`: "us", "instructions" or "cycles") and the ratios. An
     arm's figures over several layouts (a list) give their median, and the min-max of the arm and of
-    each ratio (the least and the most one layout of each arm could give)."""
+    each ratio (the least and the most one layout of each arm could give). Timed `rounds` (each
+    round's figure of every arm) give each ratio paired too: the median of the rounds' own ratios."""
     rounding = 1 if unit == "us" else None
     ranges = {arm: spread(figures) for arm, figures in measured.items() if isinstance(figures, list)}
     measured = {arm: ranges[arm]["median"] if arm in ranges else figure for arm, figure in measured.items()}
@@ -353,6 +376,10 @@ def _report(args, measured: dict, unit: str, settings: dict) -> int:
         out.update({f"{top}_{bottom}_ratio_range": [round(ranges[top]["min"] / ranges[bottom]["max"], digits),
                                                     round(ranges[top]["max"] / ranges[bottom]["min"], digits)]
                     for top, bottom, digits in pairs})
+    if rounds:
+        for top, bottom, digits in pairs:
+            both = paired(rounds, top, bottom, digits)
+            out[f"{top}_{bottom}_ratio_paired"], out[f"{top}_{bottom}_ratio_paired_range"] = both["median"], both["range"]
     if args.json:
         print(json.dumps(out))
         return 0
@@ -361,6 +388,10 @@ def _report(args, measured: dict, unit: str, settings: dict) -> int:
     print(f"{args.rev}: {out[f'base_{unit}_per_hand']} {label} a hand{against['base']}\n"
           f"this tree: {out[f'this_{unit}_per_hand']} {label} a hand{against['this']}\n"
           f"this / {args.rev}: {out['this_base_ratio']}")
+    if rounds:   # (timed: the same ratios round by round)
+        print(f"paired, the median of the {len(rounds)} rounds' own ratios (min-max): " + "; ".join(
+            f"{top}/{bottom} {out[f'{top}_{bottom}_ratio_paired']} ({out[f'{top}_{bottom}_ratio_paired_range'][0]}-"
+            f"{out[f'{top}_{bottom}_ratio_paired_range'][1]})" for top, bottom, _ in pairs))
     if ranges:   # (--instructions, --cycles: the spread over the layouts)
         print(f"over {settings['layouts']} layouts (fresh disk caches), min-max: " + "; ".join(
             [f"{arm} {out[f'{arm}_{unit}_range'][0]:,.0f}-{out[f'{arm}_{unit}_range'][1]:,.0f}" for arm in ranges]
