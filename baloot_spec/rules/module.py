@@ -23,7 +23,6 @@ from .passes.rule_lines import without_counters
 from .passes.scalar_records import scalar_records
 from .passes.settled import settle
 from .passes.state_reads import state_reads
-from .passes.written_reads import stores_into_state, written_reads
 from .pyast import assign, attr, call, const, function, if_, index, lazy_locals, name, not_, store, strings
 
 
@@ -110,8 +109,6 @@ _MEMO_LIMIT = 20_000
 _LAZY = LAZY_LOCAL.encode()
 _LOOPS, _FOR = b"comprehension", b"For"   # (no comprehension and no loop: no loop item, field_reads skipped)
 _COUNT = b"b_len"   # (a count compiles to `b_len([1 for ...])`: a function without it has none to hoist)
-_RESET = b"_memo"   # (a fused effect stores into S, then empties the memo: rules/fuse.py; a function without
-# it is left to state_reads.py, without a walk for its stores)
 
 
 def function_text(function: ast.FunctionDef) -> str:
@@ -134,12 +131,7 @@ def function_text(function: ast.FunctionDef) -> str:
             lowered = field_reads(lowered)
         if _COUNT in key:
             lowered = hoisted_counts(lowered)
-        # (last: a state field read twice read once, passes/state_reads.py; in a function that
-        # stores into the state, which state_reads leaves as it is, passes/written_reads.py)
-        if _RESET in key and stores_into_state(lowered):
-            lowered = written_reads(lowered)
-        else:
-            lowered = state_reads(lowered)
+        lowered = state_reads(lowered)   # (last: a state field read twice read once, passes/state_reads.py)
         _number([lowered])   # (only statements get a line number, which `ast.unparse` reads)
         text = _by_lines(lowered)
         if len(_TEXTS) >= _MEMO_LIMIT:
