@@ -128,9 +128,8 @@ def test_the_same_values_calls_and_table_as_the_call(state, table):
 def test_a_function_naming_its_rule_by_line_is_left(monkeypatch):
     guarded = _functions(USER.replace("return None", "raise _RuleRuntimeError('r', 1)"))[0]
     lookups = keyed_lookups(_functions(KEYED))
-    keyed = (lookups, b"k")
     module._TEXTS.clear()
-    assert "k__keyed_seat" not in module.function_text(guarded, keyed)
+    assert "k__keyed_seat" not in module.function_text(guarded, lookups, b"k")
 
 
 def test_the_texts_memo_tells_the_lookups_apart():
@@ -138,9 +137,9 @@ def test_the_texts_memo_tells_the_lookups_apart():
     user = _functions(USER)[0]
     module._TEXTS.clear()
     plain = module.function_text(user)
-    keyed = module.function_text(user, (lookups, b"k"))
+    keyed = module.function_text(user, lookups, b"k")
     assert "k__keyed_seat" not in plain and "k__keyed_seat[S.actor][S.dealer]" in keyed
-    assert module.function_text(user) == plain and module.function_text(user, (lookups, b"k")) == keyed
+    assert module.function_text(user) == plain and module.function_text(user, lookups, b"k") == keyed
     module._TEXTS.clear()
 
 

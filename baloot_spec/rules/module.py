@@ -86,12 +86,12 @@ class ModuleBuilder:
         (comprehensions written out as loops, expr/lower.py) and unparsed on its own, joined as
         `ast.unparse` joins a module's functions, so that its text can be memoised."""
         lookups = keyed_lookups(self.functions)   # (the keyed derived values' table reads: passes/keyed_reads.py)
-        keyed = (lookups, pickle.dumps(sorted((n, ast.dump(v)) for n, v in lookups.items()))) if lookups else None
+        keyed = (lookups, pickle.dumps(sorted((n, ast.dump(v)) for n, v in lookups.items())),) if lookups else ()
         with collector_paused():   # (a specialised phase's code is made here: rules/collector.py)
-            texts = [function_text(fn, keyed) for fn in self.functions]
+            texts = [function_text(fn, *keyed) for fn in self.functions]
         for statement in self.statements:   # (the per-card tables: passes/card_tables.py)
             if isinstance(statement, ast.FunctionDef):
-                texts.append(function_text(statement, keyed))
+                texts.append(function_text(statement, *keyed))
             else:
                 _number([statement])
                 texts.append(ast.unparse(statement))
@@ -115,14 +115,16 @@ _COUNT = b"b_len"   # (a count compiles to `b_len([1 for ...])`: a function with
 _GUARDED = b"_RuleRuntimeError"   # (a function naming its rule by line: no keyed read written in, keyed_reads.py)
 
 
-def function_text(function: ast.FunctionDef, keyed: tuple | None = None) -> str:
+def function_text(function: ast.FunctionDef, lookups: dict | None = None, pickled: bytes = b"") -> str:
     """The source of one generated function, its comprehensions written out as loops (the
-    function's body is replaced when lowered; the expressions it holds are not changed). `keyed`:
-    the module's keyed derived values' lookups and their pickle (passes/keyed_reads.py), or None."""
+    function's body is replaced when lowered; the expressions it holds are not changed).
+    `lookups`: the module's keyed derived values' table reads, `pickled` their pickle
+    (passes/keyed_reads.py)."""
     key = pickle.dumps(function, pickle.HIGHEST_PROTOCOL)
-    lookups = None
-    if keyed is not None and _LAZY in key and _GUARDED not in key and any(name.encode() in key for name in keyed[0]):
-        lookups, key = keyed[0], key + keyed[1]   # (the text then depends on them: the memo's key too)
+    if lookups and _LAZY in key and _GUARDED not in key:   # (a settled local, no rule named by line)
+        key += pickled   # (the text then depends on them: the memo's key too)
+    else:
+        lookups = None
     text = _TEXTS.get(key)
     if text is None:
         # (copied before settling: the lowered body still holds expressions other functions share;
