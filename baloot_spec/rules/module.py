@@ -18,6 +18,7 @@ from .collector import collector_paused
 from .passes.field_reads import field_reads
 from .passes.fused_loops import fuse_loops
 from .passes.hoisted_counts import hoisted_counts
+from .passes.keyed_reads import keyed_lookups, keyed_reads
 from .passes.record_stores import record_stores
 from .passes.rule_lines import without_counters
 from .passes.scalar_records import scalar_records
@@ -84,11 +85,13 @@ class ModuleBuilder:
         """The module's text: what is compiled, cached and printed. Each function is lowered
         (comprehensions written out as loops, expr/lower.py) and unparsed on its own, joined as
         `ast.unparse` joins a module's functions, so that its text can be memoised."""
+        lookups = keyed_lookups(self.functions)   # (the keyed derived values' table reads: passes/keyed_reads.py)
+        keyed = (lookups, pickle.dumps(sorted((n, ast.dump(v)) for n, v in lookups.items())),) if lookups else ()
         with collector_paused():   # (a specialised phase's code is made here: rules/collector.py)
-            texts = [function_text(fn) for fn in self.functions]
+            texts = [function_text(fn, *keyed) for fn in self.functions]
         for statement in self.statements:   # (the per-card tables: passes/card_tables.py)
             if isinstance(statement, ast.FunctionDef):
-                texts.append(function_text(statement))
+                texts.append(function_text(statement, *keyed))
             else:
                 _number([statement])
                 texts.append(ast.unparse(statement))
@@ -109,12 +112,19 @@ _MEMO_LIMIT = 20_000
 _LAZY = LAZY_LOCAL.encode()
 _LOOPS, _FOR = b"comprehension", b"For"   # (no comprehension and no loop: no loop item, field_reads skipped)
 _COUNT = b"b_len"   # (a count compiles to `b_len([1 for ...])`: a function without it has none to hoist)
+_GUARDED = b"_RuleRuntimeError"   # (a function naming its rule by line: no keyed read written in, keyed_reads.py)
 
 
-def function_text(function: ast.FunctionDef) -> str:
+def function_text(function: ast.FunctionDef, lookups: dict | None = None, pickled: bytes = b"") -> str:
     """The source of one generated function, its comprehensions written out as loops (the
-    function's body is replaced when lowered; the expressions it holds are not changed)."""
+    function's body is replaced when lowered; the expressions it holds are not changed).
+    `lookups`: the module's keyed derived values' table reads, `pickled` their pickle
+    (passes/keyed_reads.py)."""
     key = pickle.dumps(function, pickle.HIGHEST_PROTOCOL)
+    if lookups and _LAZY in key and _GUARDED not in key:   # (a settled local, no rule named by line)
+        key += pickled   # (the text then depends on them: the memo's key too)
+    else:
+        lookups = None
     text = _TEXTS.get(key)
     if text is None:
         # (copied before settling: the lowered body still holds expressions other functions share;
@@ -126,6 +136,8 @@ def function_text(function: ast.FunctionDef) -> str:
         lowered = clone(lower_function(function))
         if _LAZY in key:
             lowered = settle(lowered)
+        if lookups is not None:   # (a keyed derived value settled into a local read from its table)
+            lowered = keyed_reads(lowered, lookups)
         lowered = scalar_records(record_stores(fuse_loops(lowered)))
         if _LOOPS in key or _FOR in key:
             lowered = field_reads(lowered)
