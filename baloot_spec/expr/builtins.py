@@ -166,6 +166,7 @@ def _flatten(xss):
 
 
 _chain = chain.from_iterable
+flatten = _flatten   # (the generated modules' `_flat` too: rules/compiled.py)
 
 
 def _unique(xs):
