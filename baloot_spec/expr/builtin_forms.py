@@ -1,4 +1,4 @@
-"""Two builtins written as Python expressions where the typed tree says what their arguments are
+"""Some builtins written as Python expressions where the typed tree says what their arguments are
 (expr/emit.py): the same value, the same failures, without a Python call of builtins.py.
 
 - `index(xs, v)` of a value typed list: `xs.index(v) if v in xs else -1`. `in` and `list.index`
@@ -16,6 +16,13 @@
   rules/compiled.py SAFE_PY_BUILTINS). `_unique` keeps
   the first of the items equal by hash and `==` (by identity only for a dict or a list), in
   order: for those items a dict's keys are exactly that. Other items keep `b_unique`.
+- `flatten(xss)` of a list whose items are typed lists: of a list display, `[*a, *b, ...]` (each
+  item's items in turn, what `flatten` chains, with no call); of a comprehension, `_flat([...])`,
+  which the lowering (expr/lower.py) writes as one loop that extends its list by each item, where
+  `flatten` made the list of items and then chained them; a display the comprehension becomes
+  when it is written out (expr/unroll.py) is the starred display. Items typed lists are lists, so
+  extending by each as it is made cannot fail where chaining them afterwards would not. Other
+  arguments keep `b_flatten`, as does `_flat` where it is not lowered.
 """
 
 from __future__ import annotations
@@ -43,6 +50,8 @@ def written_builtin(emitter, name: str, nodes: tuple, args: list, first_repeatab
         return rounded(*args, emitter.type_of(nodes[0]).kind)
     if name == "unique" and len(args) == 1:
         return unique_of_hashable(args[0], emitter.type_of(nodes[0]))
+    if name == "flatten" and len(args) == 1:
+        return flat_of_lists(args[0], emitter.type_of(nodes[0]))
     return None
 
 
@@ -87,6 +96,26 @@ def unique_of_hashable(items: ast.expr, kind) -> ast.expr | None:
         return None
     keys = ast.Call(func=ast.Name(id=FROMKEYS, ctx=ast.Load()), args=[items], keywords=[])
     return ast.List(elts=[ast.Starred(value=keys, ctx=ast.Load())], ctx=ast.Load())
+
+
+FLAT = "_flat"   # (flatten of a comprehension of lists: a global never rebound, bound to builtins.py's `flatten`)
+
+
+def flat_of_lists(items: ast.expr, kind) -> ast.expr | None:
+    """`[*a, *b, ...]` or `_flat([... for ...])`, or None where the items are not typed lists
+    (or the argument is neither a display nor a comprehension)."""
+    if kind.kind != "list" or kind.item is None or kind.item.kind != "list":
+        return None
+    if isinstance(items, ast.List) and not any(isinstance(item, ast.Starred) for item in items.elts):
+        return starred_display(items.elts)
+    if isinstance(items, ast.ListComp):
+        return ast.Call(func=ast.Name(id=FLAT, ctx=ast.Load()), args=[items], keywords=[])
+    return None
+
+
+def starred_display(lists: list) -> ast.List:
+    """`[*a, *b, ...]`: the items of each list in turn."""
+    return ast.List(elts=[ast.Starred(value=item, ctx=ast.Load()) for item in lists], ctx=ast.Load())
 
 
 def rounded(x: ast.expr, step: ast.expr, half: ast.expr, x_kind: str) -> ast.expr | None:

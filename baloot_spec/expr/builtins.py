@@ -7,9 +7,11 @@ combine them. `BUILTIN_DOCS` is what `baloot rules builtins` prints.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import chain
 
 from .runs import runs as _runs
+from .split import best_split as _split
 
 
 class Rec(dict):
@@ -164,6 +166,7 @@ def _flatten(xss):
 
 
 _chain = chain.from_iterable
+flatten = _flatten   # (the generated modules' `_flat` too: rules/compiled.py)
 
 
 def _unique(xs):
@@ -185,31 +188,7 @@ def _index(xs, x):
         return -1
 
 
-def _best_split(groups):
-    """Disjoint groups (no shared item in `.cards`) with the greatest total `.value`; among
-    equal totals, the greatest list of (value, key) pairs (sorted, highest first), so the most
-    valuable group has the highest key; then the fewest groups."""
-    groups = list(groups)
-    if len(groups) < 2:   # most hands: no project, or one (which any non-empty choice beats)
-        return groups
-    best = {"score": (0, [], 0), "chosen": []}
-
-    def search(i, used, chosen):
-        if i == len(groups):
-            score = (sum(g["value"] for g in chosen), sorted(((g["value"], g["key"]) for g in chosen), reverse=True), -len(chosen))
-            if score > best["score"]:
-                best["score"], best["chosen"] = score, list(chosen)
-            return
-        group = groups[i]
-        cards = set(group["cards"])
-        if not cards & used:
-            chosen.append(group)
-            search(i + 1, used | cards, chosen)
-            chosen.pop()
-        search(i + 1, used, chosen)
-
-    search(0, frozenset(), [])
-    return sorted(best["chosen"], key=lambda g: (-g["value"], -g["key"]))
+_best_split = partial(_split, frozenset({dict, Rec}))   # (plain records: a field read by subscript is the dict's own)
 
 
 def _text(x) -> str:

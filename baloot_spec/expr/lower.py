@@ -23,7 +23,7 @@ import ast
 import itertools
 
 from .astutil import ComprehensionFinder, clone, walk
-from .builtin_forms import FROMKEYS
+from .builtin_forms import FLAT, FROMKEYS
 from .first_of_max import HELPER as FIRST_OF_MAX
 from .emit import SUM_OF_INTS
 
@@ -32,7 +32,7 @@ from .emit import SUM_OF_INTS
 _STABLE_PREFIXES = ("k_", "b_", "f_", "v_", "_R", "_LazyMap", "_t", "_l")
 _STABLE_NAMES = frozenset({"S", "A", "C", "V", "None", "True", "False", "len", "max", "min", "sum", SUM_OF_INTS, "any",
                            "all",
-                           "next", "map", FROMKEYS, FIRST_OF_MAX})
+                           "next", "map", FROMKEYS, FIRST_OF_MAX, FLAT})
 
 
 def lower_function(function: ast.FunctionDef) -> ast.FunctionDef:
@@ -163,6 +163,8 @@ class _Lowerer:
             return self._count(node.args[0])
         if self._is_sum(node):
             return self._sum(node.args[0])
+        if self._is_flat(node):
+            return self._flat(node.args[0])
         if (isinstance(node.func, ast.Name) and node.func.id == "next" and len(node.args) == 2 and not node.keywords
                 and isinstance(node.args[0], ast.GeneratorExp) and isinstance(node.args[1], ast.Constant)):
             return self._first(node.args[0], node.args[1])
@@ -347,6 +349,36 @@ class _Lowerer:
         if loops is None:
             return [], ast.Call(func=_name(SUM_OF_INTS), args=[node], keywords=[])
         return [_assign(temp, ast.Constant(0))] + loops, _name(temp)
+
+    def _is_flat(self, node) -> bool:
+        """_flat([e for ...]): how flatten of a comprehension of lists compiles (expr/builtin_forms.py)."""
+        return (isinstance(node.func, ast.Name) and node.func.id == FLAT and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.ListComp))
+
+    def _flat(self, node):
+        """`t = []`, then the items of each list added to `t` as it is made (`t.extend(e)`; a
+        comprehension's items appended in its own loops, a starred display's lists one after the
+        other), in the same order as flatten of the list of them, with no list of lists built."""
+        temp = self.fresh("t")
+        loops = self._loops(node, lambda parts: self._added(temp, parts[0]))
+        if loops is None:
+            return [], ast.Call(func=_name(FLAT), args=[node], keywords=[])
+        return [_assign(temp, ast.List(elts=[], ctx=ast.Load()))] + loops, _name(temp)
+
+    def _added(self, temp: str, items) -> list:
+        """Statements that add the items of list `items` to the list named `temp`, in order."""
+        if isinstance(items, ast.ListComp):
+            loops = self._loops(items, lambda parts: self._call_on(temp, "append", parts[0]))
+            if loops is not None:
+                return loops
+        if isinstance(items, ast.List) and items.elts and all(isinstance(item, ast.Starred) for item in items.elts):
+            return [statement for item in items.elts for statement in self._added(temp, item.value)]
+        return self._call_on(temp, "extend", items)
+
+    def _call_on(self, temp: str, method: str, value) -> list:
+        pre, value = self.expr(value)
+        return pre + [ast.Expr(ast.Call(func=ast.Attribute(value=_name(temp), attr=method, ctx=ast.Load()),
+                                        args=[value], keywords=[]))]
 
     def _count(self, node):
         temp = self.fresh("t")

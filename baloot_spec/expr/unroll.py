@@ -13,7 +13,8 @@ again, is written out:
 - `next((e for v in xs if c), d)` (first / any / all) becomes `e1 if c1 else (e2 if c2 else d)`,
   which evaluates the same tests and items, lazily, in the same order;
 - `max([e for v in xs] or [None])` becomes `max([e1, e2])`: a list display of items is never
-  empty, so the `or` hands on nothing.
+  empty, so the `or` hands on nothing;
+- `_flat([e for v in xs])` (flatten of lists, expr/builtin_forms.py) becomes `[*e1, *e2]`.
 
 This works on the emitted `ast`, never on rule text nor on generated text.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 import ast
 
 from .astutil import clone, walk
+from .builtin_forms import FLAT, starred_display
 
 MAX_ITEMS = 4
 
@@ -108,6 +110,9 @@ class _Unroller(ast.NodeTransformer):
 
     def visit_Call(self, node):
         self.generic_visit(node)
+        if (isinstance(node.func, ast.Name) and node.func.id == FLAT and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.List)):   # (flatten of lists, written out: their items in turn)
+            return ast.copy_location(starred_display(node.args[0].elts), node)
         if not (isinstance(node.func, ast.Name) and node.func.id == "next" and len(node.args) == 2
                 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp)):
             return node

@@ -20,7 +20,7 @@ from operator import attrgetter
 
 from ..cards import Deck, Table
 from ..errors import BalootError, RuleRuntimeError
-from ..expr.builtins import LazyMap, Rec, card_table, keyed_card_table, keyed_fill, make_builtins, scoring_namespace
+from ..expr.builtins import LazyMap, Rec, card_table, flatten, keyed_card_table, keyed_fill, make_builtins, scoring_namespace
 from ..expr.first_of_max import greatest_key_item
 from ..expr.scope import KNOBS
 from . import cache as disk_cache
@@ -30,6 +30,7 @@ from .passes.rule_lines import rule_at
 SAFE_PY_BUILTINS = {"any": any, "all": all, "sum": sum, "max": max, "min": min, "next": next,
                     "_isum": sum,   # (expr/emit.py SUM_OF_INTS: sum of ints, where not written as a loop)
                     "_fromkeys": dict.fromkeys,   # (expr/builtin_forms.py: unique of hashed items)
+                    "_flat": flatten,   # (expr/builtin_forms.py FLAT: flatten of lists, where not written as a loop)
                     "_first_of_max": greatest_key_item}   # (expr/first_of_max.py)
 PLAN_KEYS = ("deal", "state_init", "phases", "first_phase", "facts", "scoring", "match",
              "functions", "constants", "indexable", "rules_by_id", "source", "facts_all", "steps_all",
