@@ -54,6 +54,11 @@ def _assign(id_: str, value) -> ast.Assign:
     return ast.Assign(targets=[_store(id_)], value=value)
 
 
+def _plain_loops(node) -> bool:
+    """Whether a comprehension's loops are ones `_loops` writes out (a name each, not async)."""
+    return all(isinstance(g.target, ast.Name) and not g.is_async for g in node.generators)
+
+
 def _stable(node) -> bool:
     """Whether `node` gives the same value whenever it is evaluated in this function (so it
     need not be read into a temporary before a later operand's statements run)."""
@@ -163,6 +168,10 @@ class _Lowerer:
             return self._count(node.args[0])
         if self._is_sum(node):
             return self._sum(node.args[0])
+        if self._is_flatten(node):
+            return self._flatten(node.args[0])
+        if self._is_index(node):
+            return self._index(*node.args)
         if (isinstance(node.func, ast.Name) and node.func.id == "next" and len(node.args) == 2 and not node.keywords
                 and isinstance(node.args[0], ast.GeneratorExp) and isinstance(node.args[1], ast.Constant)):
             return self._first(node.args[0], node.args[1])
@@ -347,6 +356,44 @@ class _Lowerer:
         if loops is None:
             return [], ast.Call(func=_name(SUM_OF_INTS), args=[node], keywords=[])
         return [_assign(temp, ast.Constant(0))] + loops, _name(temp)
+
+    def _is_flatten(self, node) -> bool:
+        """b_flatten([[e for ...] for ...]): a list of lists each made by a comprehension."""
+        return (isinstance(node.func, ast.Name) and node.func.id == "b_flatten" and len(node.args) == 1
+                and not node.keywords and isinstance(node.args[0], ast.ListComp)
+                and isinstance(node.args[0].elt, ast.ListComp) and _plain_loops(node.args[0])
+                and _plain_loops(node.args[0].elt))
+
+    def _flatten(self, node):
+        """`t = []`, then the inner comprehension's loops inside the outer one's, each item
+        appended to `t`: the items `flatten` gives (`[*chain(xss)]`, builtins.py), in the same
+        order, worked out in the same order; no inner list is made, nor the call."""
+        temp = self.fresh("t")
+
+        def append(parts):
+            pre, value = self.expr(parts[0])
+            return pre + [ast.Expr(ast.Call(func=ast.Attribute(value=_name(temp), attr="append", ctx=ast.Load()),
+                                             args=[value], keywords=[]))]
+        loops = self._loops(node, lambda parts: self._loops(parts[0], append))
+        return [_assign(temp, ast.List(elts=[], ctx=ast.Load()))] + loops, _name(temp)
+
+    def _is_index(self, node) -> bool:
+        """b_index([e for ...], v), v a name or a literal."""
+        return (isinstance(node.func, ast.Name) and node.func.id == "b_index" and len(node.args) == 2
+                and not node.keywords and isinstance(node.args[0], ast.ListComp) and _plain_loops(node.args[0])
+                and isinstance(node.args[1], (ast.Name, ast.Constant)))
+
+    def _index(self, items, value):
+        """The list made first (a temporary), then `t.index(v) if v in t else -1`: what `_index`
+        (builtins.py) answers for a list (expr/builtin_forms.py's form, the list now a name);
+        the list is worked out before `v` is read, as the call's arguments were. (As that form
+        does, it takes the items' `==` to raise nothing `_index` would catch, a ValueError: the
+        values the rules make, texts, numbers, seats, cards, records and lists of them, do not.)"""
+        before, listed = self._ListComp(items)
+        found = ast.Call(func=ast.Attribute(value=clone(listed), attr="index", ctx=ast.Load()), args=[clone(value)],
+                         keywords=[])
+        return before, ast.IfExp(test=ast.Compare(left=clone(value), ops=[ast.In()], comparators=[clone(listed)]),
+                                 body=found, orelse=ast.Constant(-1))
 
     def _count(self, node):
         temp = self.fresh("t")
