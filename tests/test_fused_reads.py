@@ -134,56 +134,72 @@ HELD = """
 def f(xs, weight):
     a = 0
     for x in xs:
-        if not team[x] == 'N':
+        if not k_team[x] == 'N':
             continue
-        a += points[x] * weight + len(x)
+        a += k_points[x] * weight + b_len(x) + len(x)
     b = 0
     for y in xs:
-        if not team[y] == 'E':
+        if not k_team[y] == 'E':
             continue
-        b += points[y]
+        b += k_points[y]
     return (a, b)
 """
+MODULE = {"b_len": len}
+
+
+def _held(function) -> dict:
+    return {s.value.id: s.targets[0].id for s in _attempt(function).body
+            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)}
 
 
 def test_module_names_read_in_the_fused_loop_are_read_once_before_it():
     fused = _fused(HELD)
-    attempt = _attempt(fused)
-    held = {s.value.id: s.targets[0].id for s in attempt.body
-            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)}
-    assert set(held) == {"team", "points", "len"}   # (not `weight`, an argument; not `x`)
+    held = _held(fused)
+    assert set(held) == {"k_team", "k_points", "b_len"}   # (not `weight`, an argument; not `x`; not `len`)
     assert all(local.startswith("_g") for local in held.values())
     read = {n.id for n in ast.walk(_fused_loop(fused)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    assert not read & {"team", "points", "len"} and set(held.values()) <= read and "weight" in read
+    assert not read & set(held) and set(held.values()) <= read and {"weight", "len"} <= read
     team = {"ab": "N", "cd": "E", "e": "N"}
     points = {"ab": 1, "cd": 2, "e": 3}
     xs = ["ab", "cd", "e"]
-    assert _run(fused, xs, 10, team=team, points=points) == _run(ast.parse(HELD).body[0], xs, 10, team=team, points=points)
+    expected = _run(ast.parse(HELD).body[0], xs, 10, k_team=team, k_points=points, **MODULE)
+    assert expected == ("value", (46, 2))
+    assert _run(fused, xs, 10, k_team=team, k_points=points, **MODULE) == expected
 
 
 def test_a_module_name_that_is_not_there_fails_where_the_original_fails():
     original = ast.parse(HELD).body[0]
     team = {"ab": "N", "cd": "E"}
-    # `points` missing: no item read it (the loops' filters take none), so the original gives a value
-    assert _run(original, ["zz"], 1, team={"zz": "S"}) == ("value", (0, 0))
-    assert _run(_fused(HELD), ["zz"], 1, team={"zz": "S"}) == ("value", (0, 0))
+    # `k_points` missing: no item reads it (the filters take none), so the original gives a value
+    assert _run(original, ["zz"], 1, k_team={"zz": "S"}, **MODULE) == ("value", (0, 0))
+    assert _run(_fused(HELD), ["zz"], 1, k_team={"zz": "S"}, **MODULE) == ("value", (0, 0))
     # an item reads it: the original's NameError
-    assert _run(original, ["ab", "cd"], 1, team=team)[:2] == ("raised", NameError)
-    assert _run(_fused(HELD), ["ab", "cd"], 1, team=team) == _run(original, ["ab", "cd"], 1, team=team)
+    assert _run(original, ["ab", "cd"], 1, k_team=team, **MODULE)[:2] == ("raised", NameError)
+    assert _run(_fused(HELD), ["ab", "cd"], 1, k_team=team, **MODULE) == _run(original, ["ab", "cd"], 1, k_team=team, **MODULE)
 
 
-@pytest.mark.parametrize("binding", [
-    "points = {'ab': 5}",                    # a local
-    "global points",                         # declared global: the function's whole reads left
-    "try:\n        pass\n    except Exception as points:\n        pass",
-])
-def test_names_the_function_binds_or_declares_are_not_held(binding):
-    source = HELD.replace("def f(xs, weight):\n", f"def f(xs, weight):\n    {binding}\n")
-    attempt = _attempt(_fused(source))
-    held = [s.value.id for s in attempt.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)]
-    assert "points" not in held
-    if binding.startswith("global"):
-        assert held == []
+def test_a_name_the_loop_binds_is_not_held_and_a_local_of_such_a_name_keeps_its_value():
+    # (k_w bound in the first loop's body: read from its own binding)
+    source = HELD.replace("        a += k_points[x] * weight", "        k_w = weight + 1\n        a += k_points[x] * k_w")
+    fused = _fused(source)
+    assert set(_held(fused)) == {"k_team", "k_points", "b_len"}
+    assert "k_w" in {n.id for n in ast.walk(_fused_loop(fused)) if isinstance(n, ast.Name)}
+    xs = ["ab", "cd", "e"]
+    team, points = {"ab": "N", "cd": "E", "e": "N"}, {"ab": 1, "cd": 2, "e": 3}
+    expected = _run(ast.parse(source).body[0], xs, 10, k_team=team, k_points=points, **MODULE)
+    assert _run(fused, xs, 10, k_team=team, k_points=points, **MODULE) == expected
+    # a local bound before the loop, under a module name's prefix: copied, the same value
+    source = HELD.replace("    a = 0\n", "    k_points = {'ab': 5, 'cd': 6, 'e': 7}\n    a = 0\n", 1)
+    fused = _fused(source)
+    assert "k_points" in _held(fused)
+    expected = _run(ast.parse(source).body[0], xs, 10, k_team=team, **MODULE)
+    assert expected == ("value", (126, 6))
+    assert _run(fused, xs, 10, k_team=team, **MODULE) == expected
+
+
+def test_a_loop_holding_a_nested_scope_holds_no_name():
+    source = HELD.replace("b_len(x) + len(x)", "b_len([c for c in x])")
+    assert _held(_fused(source)) == {}
 
 
 @pytest.mark.parametrize("values", [("sun", None), ("hokum", "H")])

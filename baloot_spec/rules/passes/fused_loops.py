@@ -31,40 +31,27 @@ from __future__ import annotations
 import ast
 
 from ...expr.astutil import clone, walk
-from .fused_reads import bound_names, held_names, unpacked_items
+from .fused_reads import held_names, unpacked_items
 
 _ALLOWED_CALLS = ("append",)
 
 
 def fuse_loops(function: ast.FunctionDef) -> ast.FunctionDef:
     """`function` with its fusable loops over the same iterable fused (changed in place, returned)."""
-    function.body = _block(function.body, _Fresh(function))
+    function.body = _block(function.body, _Fresh())
     return function
 
 
 class _Fresh:
     """New local names, `_fused1`, `_key2`, `_it3`, `_g4`, ...: prefixes no other generated name
-    has (the emitter's are `v_`, `k_`, `f_`, `b_`, `_h_`; the lowering's `_t`, `_l`); and the
-    names the function binds (fused_reads.py `bound_names`), found once, when a loop is fused."""
+    has (the emitter's are `v_`, `k_`, `f_`, `b_`, `_h_`; the lowering's `_t`, `_l`)."""
 
-    def __init__(self, function=None):
+    def __init__(self):
         self.count = 0
-        self.function = function
-        self.made: set = set()
-        self._bound = ...
 
     def __call__(self, stem: str) -> str:
         self.count += 1
-        made = f"_{stem}{self.count}"
-        self.made.add(made)
-        return made
-
-    @property
-    def bound(self):
-        """The names the function binds, with the ones made here (None: see bound_names)."""
-        if self._bound is ...:
-            self._bound = bound_names(self.function) if self.function is not None else None
-        return None if self._bound is None else self._bound | self.made
+        return f"_{stem}{self.count}"
 
 
 # ---- names read and written ----------------------------------------------------------------------
@@ -297,7 +284,7 @@ def _rewrite(statements: list, group: list, fresh: _Fresh) -> tuple[list, int]:
         bodies.append(_unfiltered(renamed))
     fused = ast.For(target=ast.Name(id=target, ctx=ast.Store()), iter=clone(head.iter),
                     body=unpacked_items(_shared_keys(bodies, fresh), fresh), orelse=[])
-    held = held_names(fused, fresh.bound, fresh)   # (exact in the try: passes/fused_reads.py)
+    held = held_names(fused, fresh)   # (exact in the try: passes/fused_reads.py)
     attempt = ast.Try(body=[*inits_all, *held, fused, _set(failed, False)],
                       handlers=[ast.ExceptHandler(type=ast.Name(id="_Exception", ctx=ast.Load()), name=None,
                                                   body=[_set(failed, True)])],

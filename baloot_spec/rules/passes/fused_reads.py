@@ -16,12 +16,14 @@ it reads in another way, as long as that way gives the same values whenever it d
   same `IndexError` where it is shorter); where the list has n items the locals hold what the
   subscripts give (nothing in the statement runs before it reads them: the fused loop's
   statements change nothing but their own names, no walrus);
-- **a module name** (a name the function never binds: a constant table, a builtin, a rule
-  function) read in the loop's body is read once into a local before the loop (`_g1 =
-  k_table`), a `LOAD_FAST` at each read where there was a `LOAD_GLOBAL`. The generated code
-  never rebinds a module name (no `global` statement: a function holding one is left alone), so
-  the local holds what every read would give; a name not bound at all raises `NameError` before
-  the loop instead of at a read, and the original loops run.
+- **a module name** (the emitter's constants and tables `k_`, builtins `b_`, rule functions
+  `f_`) the loop's body reads and nothing in the loop binds is read once into a local before
+  the loop (`_g1 = k_table`), a `LOAD_FAST` at each read where there was a `LOAD_GLOBAL`. Nothing
+  in the loop can give the name another value (it binds no such name, and the generated code
+  never rebinds a module name: no `global` statement), so the local holds what every read would
+  give; a name not bound at all raises `NameError` before the loop instead of at a read, and the
+  original loops run. (Which names are the module's is the prefixes' guess, not a premise: a
+  local of such a name, bound before the loop, is copied with the same exactness, only uselessly.)
 
 Knows statement shapes, names and the replay the fused loop runs in; nothing of what the rules
 compute.
@@ -34,6 +36,9 @@ import ast
 from ...expr.astutil import walk
 
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# The generated module's own names (expr/emit.py): constants and per-card tables `k_`, builtins
+# `b_`, rule functions `f_`: what a loop reads once an item, and a read of the module each time.
+MODULE_PREFIXES = ("k_", "b_", "f_")
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.Expr)
 
 
@@ -94,35 +99,21 @@ def _listed(node) -> bool:
     return isinstance(node, ast.Name) or (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name))
 
 
-def held_names(loop: ast.For, bound: frozenset, fresh) -> list:
-    """`_gN = name` for each module name the loop's body reads (the reads replaced by the locals,
-    in place); [] where the function binds names `global` (bound is None)."""
-    if bound is None:
+def held_names(loop: ast.For, fresh) -> list:
+    """`_gN = name` for each module name (`MODULE_PREFIXES`) the loop's body reads and nothing in
+    the loop binds (the reads replaced by the locals, in place); [] for a loop holding a nested
+    scope (a name bound there is that scope's)."""
+    nodes = [n for statement in loop.body for n in walk(statement)]
+    if any(isinstance(n, _SCOPES) for n in nodes):
         return []
-    bound = bound | {n.id for n in walk(loop) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    bound = {n.id for n in walk(loop) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     locals_: dict = {}
-    for statement in loop.body:
-        for node in walk(statement):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound:
-                local = locals_.get(node.id)
-                if local is None:
-                    local = locals_[node.id] = fresh("g")
-                node.id = local
+    for node in nodes:
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id.startswith(MODULE_PREFIXES)
+                and node.id not in bound):
+            local = locals_.get(node.id)
+            if local is None:
+                local = locals_[node.id] = fresh("g")
+            node.id = local
     return [ast.Assign(targets=[ast.Name(id=local, ctx=ast.Store())], value=ast.Name(id=module, ctx=ast.Load()))
             for module, local in locals_.items()]
-
-
-def bound_names(function: ast.FunctionDef) -> frozenset | None:
-    """The names a function binds (its arguments, every name stored or deleted, a handler's
-    name): any other name it reads is a module name. None if it declares one `global` or
-    `nonlocal`, or defines a nested scope (a name bound there is not the function's)."""
-    args = function.args
-    found = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] + [a for a in (args.vararg, args.kwarg) if a]}
-    for node in walk(ast.Module(body=function.body, type_ignores=[])):
-        if isinstance(node, (ast.Global, ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) + _SCOPES):
-            return None
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            found.add(node.id)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            found.add(node.name)
-    return frozenset(found)
