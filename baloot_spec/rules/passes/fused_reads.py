@@ -66,7 +66,7 @@ def _unpacked(statement, fresh) -> list:
     for node in walk(value):
         if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _listed(node.value)
                 and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int):
-            reads.setdefault(ast.dump(node.value), []).append(node)
+            reads.setdefault(_list_key(node.value), []).append(node)
     before, replaced = [], {}
     for subscripts in reads.values():
         positions = {s.slice.value for s in subscripts}
@@ -77,26 +77,34 @@ def _unpacked(statement, fresh) -> list:
                                  value=subscripts[0].value))
         replaced.update((id(s), names[s.slice.value]) for s in subscripts)
     if replaced:
-        _Replace(replaced).visit(statement)
+        _replace(statement, replaced)
     return before + [statement]
 
 
-class _Replace(ast.NodeTransformer):
-    """Each subscript node of `replaced` (by id) replaced by a read of its local."""
+def _replace(root, replaced: dict) -> None:
+    """Each subscript node of `replaced` (by id) under `root` replaced, in its parent, by a read
+    of its local (one walk: a node replaced is not walked into)."""
+    for node in walk(root):
+        for field, value in node.__dict__.items():
+            if type(value) is list:
+                value[:] = [_local(item, replaced) for item in value]
+            elif id(value) in replaced and isinstance(value, ast.Subscript):
+                setattr(node, field, _local(value, replaced))
 
-    def __init__(self, replaced: dict):
-        self.replaced = replaced
 
-    def visit_Subscript(self, node):
-        local = self.replaced.get(id(node))
-        if local is not None:
-            return ast.Name(id=local, ctx=ast.Load())
-        return self.generic_visit(node)
+def _local(node, replaced: dict):
+    local = replaced.get(id(node)) if isinstance(node, ast.Subscript) else None
+    return node if local is None else ast.Name(id=local, ctx=ast.Load())
 
 
 def _listed(node) -> bool:
     """`x` or `x.a`: a list whose read twice gives the same object (a name, a name's attribute)."""
     return isinstance(node, ast.Name) or (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name))
+
+
+def _list_key(node) -> tuple:
+    """What tells two `_listed` reads of the same list alike (cheaper than their dumps)."""
+    return (node.id, None) if isinstance(node, ast.Name) else (node.value.id, node.attr)
 
 
 def held_names(loop: ast.For, fresh) -> list:
