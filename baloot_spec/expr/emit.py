@@ -449,8 +449,7 @@ class Emitter:
     def _binop(self, node):
         left, right = self.emit(node.left), self.emit(node.right)
         if node.op == "+" and type(left) is ast.List and type(right) is ast.List:
-            # (two list displays added: one display of the same items, each worked out in the same
-            # order, the left's then the right's; one list made where there were three)
+            # (two displays added: one of the same items, worked out in the same order; one list, not three)
             return ast.List(elts=left.elts + right.elts, ctx=ast.Load())
         return ast.BinOp(left=left, op=_BINOP_AST[node.op](), right=right)
 
