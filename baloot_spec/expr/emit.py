@@ -447,7 +447,11 @@ class Emitter:
         return ast.Compare(left=left, ops=[_COMPARE_AST[node.op]()], comparators=[right])
 
     def _binop(self, node):
-        return ast.BinOp(left=self.emit(node.left), op=_BINOP_AST[node.op](), right=self.emit(node.right))
+        left, right = self.emit(node.left), self.emit(node.right)
+        if node.op == "+" and type(left) is ast.List and type(right) is ast.List:
+            # (two displays added: one of the same items, worked out in the same order; one list, not three)
+            return ast.List(elts=left.elts + right.elts, ctx=ast.Load())
+        return ast.BinOp(left=left, op=_BINOP_AST[node.op](), right=right)
 
     def _neg(self, node):
         return ast.UnaryOp(op=ast.USub(), operand=self.emit(node.operand))

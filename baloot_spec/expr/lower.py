@@ -54,6 +54,11 @@ def _assign(id_: str, value) -> ast.Assign:
     return ast.Assign(targets=[_store(id_)], value=value)
 
 
+def _plain_loops(node) -> bool:
+    """Whether a comprehension's loops are ones `_loops` writes out (a name each, not async)."""
+    return all(isinstance(g.target, ast.Name) and not g.is_async for g in node.generators)
+
+
 def _stable(node) -> bool:
     """Whether `node` gives the same value whenever it is evaluated in this function (so it
     need not be read into a temporary before a later operand's statements run)."""
@@ -165,6 +170,8 @@ class _Lowerer:
             return self._sum(node.args[0])
         if self._is_flat(node):
             return self._flat(node.args[0])
+        if self._is_index(node):
+            return self._index(*node.args)
         if (isinstance(node.func, ast.Name) and node.func.id == "next" and len(node.args) == 2 and not node.keywords
                 and isinstance(node.args[0], ast.GeneratorExp) and isinstance(node.args[1], ast.Constant)):
             return self._first(node.args[0], node.args[1])
@@ -379,6 +386,24 @@ class _Lowerer:
         pre, value = self.expr(value)
         return pre + [ast.Expr(ast.Call(func=ast.Attribute(value=_name(temp), attr=method, ctx=ast.Load()),
                                         args=[value], keywords=[]))]
+
+    def _is_index(self, node) -> bool:
+        """b_index([e for ...], v), v a name or a literal."""
+        return (isinstance(node.func, ast.Name) and node.func.id == "b_index" and len(node.args) == 2
+                and not node.keywords and isinstance(node.args[0], ast.ListComp) and _plain_loops(node.args[0])
+                and isinstance(node.args[1], (ast.Name, ast.Constant)))
+
+    def _index(self, items, value):
+        """The list made first (a temporary), then `t.index(v) if v in t else -1`: what `_index`
+        (builtins.py) answers for a list (expr/builtin_forms.py's form, the list now a name);
+        the list is worked out before `v` is read, as the call's arguments were. (As that form
+        does, it takes the items' `==` to raise nothing `_index` would catch, a ValueError: the
+        values the rules make, texts, numbers, seats, cards, records and lists of them, do not.)"""
+        before, listed = self._ListComp(items)
+        found = ast.Call(func=ast.Attribute(value=clone(listed), attr="index", ctx=ast.Load()), args=[clone(value)],
+                         keywords=[])
+        return before, ast.IfExp(test=ast.Compare(left=clone(value), ops=[ast.In()], comparators=[clone(listed)]),
+                                 body=found, orelse=ast.Constant(-1))
 
     def _count(self, node):
         temp = self.fresh("t")

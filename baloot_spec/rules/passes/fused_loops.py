@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 
 from ...expr.astutil import clone, walk
+from .fused_reads import held_names, unpacked_items
 
 _ALLOWED_CALLS = ("append",)
 
@@ -42,8 +43,8 @@ def fuse_loops(function: ast.FunctionDef) -> ast.FunctionDef:
 
 
 class _Fresh:
-    """New local names, `_fused1`, `_key2`, ...: prefixes no other generated name has (the
-    emitter's are `v_`, `k_`, `f_`, `b_`, `_h_`; the lowering's `_t`, `_l`)."""
+    """New local names, `_fused1`, `_key2`, `_it3`, `_g4`, ...: prefixes no other generated name
+    has (the emitter's are `v_`, `k_`, `f_`, `b_`, `_h_`; the lowering's `_t`, `_l`)."""
 
     def __init__(self):
         self.count = 0
@@ -282,8 +283,9 @@ def _rewrite(statements: list, group: list, fresh: _Fresh) -> tuple[list, int]:
         renamed = _rename(clone(loop.body), loop.target.id, target)
         bodies.append(_unfiltered(renamed))
     fused = ast.For(target=ast.Name(id=target, ctx=ast.Store()), iter=clone(head.iter),
-                    body=_shared_keys(bodies, fresh), orelse=[])
-    attempt = ast.Try(body=[*inits_all, fused, _set(failed, False)],
+                    body=unpacked_items(_shared_keys(bodies, fresh), fresh), orelse=[])
+    held = held_names(fused, fresh)   # (exact in the try: passes/fused_reads.py)
+    attempt = ast.Try(body=[*inits_all, *held, fused, _set(failed, False)],
                       handlers=[ast.ExceptHandler(type=ast.Name(id="_Exception", ctx=ast.Load()), name=None,
                                                   body=[_set(failed, True)])],
                       orelse=[], finalbody=[])
