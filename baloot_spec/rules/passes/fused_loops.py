@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 
 from ...expr.astutil import clone, walk
-from .fused_reads import held_names, unpacked_items
+from .fused_reads import held_names
 
 _ALLOWED_CALLS = ("append",)
 
@@ -283,7 +283,7 @@ def _rewrite(statements: list, group: list, fresh: _Fresh) -> tuple[list, int]:
         renamed = _rename(clone(loop.body), loop.target.id, target)
         bodies.append(_unfiltered(renamed))
     fused = ast.For(target=ast.Name(id=target, ctx=ast.Store()), iter=clone(head.iter),
-                    body=unpacked_items(_shared_keys(bodies, fresh), fresh), orelse=[])
+                    body=_shared_keys(bodies, fresh), orelse=[])
     held = held_names(fused, fresh)   # (exact in the try: passes/fused_reads.py)
     attempt = ast.Try(body=[*inits_all, *held, fused, _set(failed, False)],
                       handlers=[ast.ExceptHandler(type=ast.Name(id="_Exception", ctx=ast.Load()), name=None,
