@@ -20,6 +20,7 @@ from baloot_spec.expr.lower import lower_function
 from baloot_spec.expr.unroll import unroll
 from baloot_spec.rules import load_variant
 from baloot_spec.rules.compiled import SAFE_PY_BUILTINS
+from logged_runs import run_logged
 
 _A, _B = ast.Name(id="a", ctx=ast.Load()), ast.Name(id="b", ctx=ast.Load())
 LISTS = ty.list_of(ty.list_of(ty.INT))
@@ -67,18 +68,8 @@ def _lowered(expr: str) -> str:
 
 
 def _run(source: str, S):
-    log = []
-
-    def ev(tag, value):
-        log.append((tag, value))
-        return value
-    space = {"ev": ev, FLAT: flatten, "b_flatten": flatten, "b_windows": _windows, "len": len}
-    exec(compile(source, "<test>", "exec"), space)
-    try:
-        result = ("value", space["f"](S))
-    except Exception as exc:
-        result = ("error", type(exc).__name__, str(exc))
-    return result, log
+    """What f(S) of `source` gives, and everything it evaluated, in order (tests/logged_runs.py)."""
+    return run_logged(ast.parse(source).body[0], (S,), **{FLAT: flatten, "b_flatten": flatten, "b_windows": _windows})
 
 
 class State:

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from baloot_spec.rules.passes.fused_loops import fuse_loops
+from specialised_sources import specialised_source
 
 
 def _fused(source: str) -> ast.FunctionDef:
@@ -150,18 +151,5 @@ def test_a_statement_between_two_keyed_tests_ends_the_chain():
 @pytest.mark.parametrize("values", [("sun", None), ("hokum", "H")])
 def test_the_default_rules_score_phase_chains_its_per_team_tests(values):
     # (the trick loop's and the credited projects' per-team tests: `if _key == ...` then `elif`)
-    from baloot_spec.rules import module
-    from baloot_spec.rules.compile import _VariantCompiler
-    from baloot_spec.rules.loader import resolve_variant
-    compiler = _VariantCompiler(resolve_variant("default"))
-    for stage in (compiler.functions, compiler.phases, compiler.rules, compiler.effects, compiler.scoring,
-                  compiler.fuse):
-        stage()
-    captured, original = [], module.ModuleBuilder.source
-    module.ModuleBuilder.source = lambda self: captured.append(original(self)) or captured[-1]
-    try:
-        compiler.specialized_code("score", values)
-    finally:
-        module.ModuleBuilder.source = original
-    chained = [line.strip() for line in captured[-1].splitlines() if line.strip().startswith("elif _key")]
+    chained = [line.strip() for line in specialised_source("score", values).splitlines() if line.strip().startswith("elif _key")]
     assert len(chained) >= 2, chained

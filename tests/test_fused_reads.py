@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from baloot_spec.rules.passes.fused_loops import fuse_loops
+from specialised_sources import specialised_source
 
 
 def _fused(source: str) -> ast.FunctionDef:
@@ -143,20 +144,7 @@ def test_a_loop_holding_a_nested_scope_holds_no_name():
 @pytest.mark.parametrize("values", [("sun", None), ("hokum", "H")])
 def test_the_default_rules_score_phase_holds_its_tables(values):
     # (the fused trick loop: the card points and team tables locals)
-    from baloot_spec.rules import module
-    from baloot_spec.rules.compile import _VariantCompiler
-    from baloot_spec.rules.loader import resolve_variant
-    compiler = _VariantCompiler(resolve_variant("default"))
-    for stage in (compiler.functions, compiler.phases, compiler.rules, compiler.effects, compiler.scoring,
-                  compiler.fuse):
-        stage()
-    captured, original = [], module.ModuleBuilder.source
-    module.ModuleBuilder.source = lambda self: captured.append(original(self)) or captured[-1]
-    try:
-        compiler.specialized_code("score", values)
-    finally:
-        module.ModuleBuilder.source = original
-    lines = [line.strip() for line in captured[-1].splitlines()]
+    lines = [line.strip() for line in specialised_source("score", values).splitlines()]
     assert any(line.startswith("_g") and line.endswith("= k__card_card_points") for line in lines)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from baloot_spec.expr.builtins import _flatten, _index
 from baloot_spec.expr.lower import lower_function
+from logged_runs import run_logged
 
 
 class State:
@@ -38,18 +39,8 @@ def _lowered(source: str) -> str:
 
 
 def _run(source: str, S):
-    log = []
-
-    def ev(tag, value):
-        log.append((tag, value))
-        return value
-    space = {"ev": ev, "b_flatten": _flatten, "_flat": _flatten, "b_index": _index, "b_len": len}
-    exec(compile(source, "<test>", "exec"), space)
-    try:
-        result = ("value", space["f"](S))
-    except Exception as exc:
-        result = ("error", type(exc).__name__, str(exc))
-    return result, log
+    """What f(S) of `source` gives, and everything it evaluated, in order (tests/logged_runs.py)."""
+    return run_logged(ast.parse(source).body[0], (S,), b_flatten=_flatten, _flat=_flatten, b_index=_index, b_len=len)
 
 
 STATES = [State(xss=[], xs=[], v=0, k=1),
