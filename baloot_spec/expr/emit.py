@@ -450,7 +450,7 @@ class Emitter:
         left, right = self.emit(node.left), self.emit(node.right)
         if node.op == "+" and type(left) is ast.List and type(right) is ast.List:
             # (two displays added: one of the same items, worked out in the same order; one list, not three)
-            return ast.List(elts=left.elts + right.elts, ctx=ast.Load())
+            return ast.List(elts=left.elts + right.elts, ctx=LOAD)
         return ast.BinOp(left=left, op=_BINOP_AST[node.op](), right=right)
 
     def _neg(self, node):

@@ -21,8 +21,8 @@ own tests, run by the fusing stage (rules/fuse.py) and compile_variant:
                  where it stands replaced by the branch that runs (module.py, per function);
 - fused_loops.py `fuse_loops`: then accumulating loops over the same iterable written as one
                  (the originals run again, in place, if it raises);
-- fused_reads.py `unpacked_items`, `held_names`: in a fused loop (exact by that replay), a list
-                 read at every position unpacked once, module names read into locals before it;
+- fused_reads.py `held_names`: in a fused loop (exact by that replay), module names read into
+                 locals before it;
 - record_stores.py `record_stores`: then a record display or literal that is a statement's
                  value filled item by item into a new record;
 - scalar_records.py `scalar_records`: then a record filled and read back by a literal key in

@@ -43,7 +43,7 @@ def fuse_loops(function: ast.FunctionDef) -> ast.FunctionDef:
 
 
 class _Fresh:
-    """New local names, `_fused1`, `_key2`, `_it3`, `_g4`, ...: prefixes no other generated name
+    """New local names, `_fused1`, `_key2`, `_g3`, ...: prefixes no other generated name
     has (the emitter's are `v_`, `k_`, `f_`, `b_`, `_h_`; the lowering's `_t`, `_l`)."""
 
     def __init__(self):

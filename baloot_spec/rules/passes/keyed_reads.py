@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 
+from ...expr.astutil import clone
 from .keyed import TABLE_PREFIX
 
 _NESTED = ("body", "orelse", "finalbody")
@@ -69,7 +70,7 @@ def _block(statements: list, lookups: dict) -> None:
                     and type(value.func) is ast.Name and value.func.id in lookups and len(value.args) == 1
                     and not value.keywords and type(value.args[0]) is ast.Name and value.args[0].id == "S"):
                 target = statement.targets[0].id
-                read = ast.Assign(targets=[ast.Name(id=target, ctx=ast.Store())], value=_copy(lookups[value.func.id]))
+                read = ast.Assign(targets=[ast.Name(id=target, ctx=ast.Store())], value=clone(lookups[value.func.id]))
                 miss = ast.ExceptHandler(type=ast.Name(id="_KeyMiss", ctx=ast.Load()), name=None, body=[statement])
                 statements[k] = ast.Try(body=[read], handlers=[miss], orelse=[], finalbody=[])
             continue
@@ -81,17 +82,3 @@ def _block(statements: list, lookups: dict) -> None:
                 _block(inner, lookups)
         for handler in getattr(statement, "handlers", ()):
             _block(handler.body, lookups)
-
-
-def _copy(lookup):
-    """A fresh copy of a lookup `k__keyed_x[S.a][S.b]` (names, attributes, subscripts, a tuple)."""
-    kind = type(lookup)
-    if kind is ast.Subscript:
-        return ast.Subscript(value=_copy(lookup.value), slice=_copy(lookup.slice), ctx=ast.Load())
-    if kind is ast.Attribute:
-        return ast.Attribute(value=_copy(lookup.value), attr=lookup.attr, ctx=ast.Load())
-    if kind is ast.Name:
-        return ast.Name(id=lookup.id, ctx=ast.Load())
-    if kind is ast.Tuple:
-        return ast.Tuple(elts=[_copy(e) for e in lookup.elts], ctx=ast.Load())
-    return ast.Constant(value=lookup.value)
